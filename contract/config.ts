@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+/** Which implementation runs for each outside concern (ARCHITECTURE.md §2). */
+export const modesSchema = z.object({
+  database: z.enum(["pglite", "postgres"]),
+  auth: z.enum(["local", "clerk"]),
+  voice: z.enum(["sandbox", "vapi"]),
+  rateLimit: z.enum(["memory", "redis"]),
+});
+export type Modes = z.infer<typeof modesSchema>;
+
+/** GET /api/health */
+export const healthSchema = z.object({
+  status: z.literal("ok"),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+  modes: modesSchema,
+});
+export type Health = z.infer<typeof healthSchema>;
+
+/** GET /api/config: what the browser needs at run time, so one build works in every environment. */
+export const publicConfigSchema = z.object({
+  data: z.object({
+    authMode: z.enum(["local", "clerk"]),
+    voiceMode: z.enum(["sandbox", "vapi"]),
+    clerkPublishableKey: z.string().nullable(),
+    vapiPublicKey: z.string().nullable(),
+  }),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>["data"];

@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/** Every error the API answers: a sentence a person can act on and a machine code. */
+export const errorBodySchema = z.object({
+  detail: z.string(),
+  code: z.string(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const ERROR_CODES = {
+  badRequest: "bad_request",
+  validation: "validation_error",
+  unauthorized: "unauthorized",
+  forbidden: "forbidden",
+  organizationRequired: "organization_required",
+  notFound: "not_found",
+  conflict: "conflict",
+  tooLarge: "payload_too_large",
+  rateLimited: "rate_limited",
+  internal: "internal_error",
+  upstream: "upstream_error",
+} as const;

@@ -1,0 +1,6 @@
+export * from "./api";
+export * from "./config";
+export * from "./errors";
+export * from "./organization";
+export * from "./permissions";
+export * from "./roles";

@@ -1,0 +1,64 @@
+import type { Role } from "./roles";
+
+/**
+ * The one permission table (ARCHITECTURE.md §4). The server enforces it (403) and the console's
+ * access-control provider reads it to hide or disable what a role may not do.
+ * Actions follow Refine's names (list, show, create, edit, delete) plus a few of the product's own.
+ */
+export const RESOURCES = [
+  "dashboard",
+  "organization",
+  "agent",
+  "call",
+  "phonenumber",
+  "file",
+  "campaign",
+  "appointment",
+  "order",
+  "billing",
+  "subscription",
+] as const;
+export type Resource = (typeof RESOURCES)[number];
+
+export const ACTIONS = ["list", "show", "create", "edit", "delete", "invite", "manage"] as const;
+export type Action = (typeof ACTIONS)[number];
+
+const READ: readonly Action[] = ["list", "show"];
+const WRITE: readonly Action[] = ["list", "show", "create", "edit", "delete"];
+const ALL: readonly Action[] = ACTIONS;
+
+export const PERMISSIONS: Record<Role, Record<Resource, readonly Action[]>> = {
+  "org:admin": {
+    dashboard: ALL,
+    organization: ALL,
+    agent: ALL,
+    call: ALL,
+    phonenumber: ALL,
+    file: ALL,
+    campaign: ALL,
+    appointment: ALL,
+    order: ALL,
+    billing: ALL,
+    subscription: ALL,
+  },
+  // Members read everything, build agents, campaigns and appointments and start calls;
+  // they may not delete phone numbers, manage billing or subscriptions, or invite members.
+  "org:member": {
+    dashboard: READ,
+    organization: READ,
+    agent: WRITE,
+    call: ["list", "show", "create"],
+    phonenumber: ["list", "show", "create", "edit"],
+    file: WRITE,
+    campaign: WRITE,
+    appointment: WRITE,
+    order: READ,
+    billing: READ,
+    subscription: READ,
+  },
+};
+
+export function can(role: Role | null | undefined, resource: Resource, action: Action): boolean {
+  if (!role) return false;
+  return PERMISSIONS[role]?.[resource]?.includes(action) ?? false;
+}
