@@ -1,0 +1,135 @@
+// End-to-end harness: the built product on a temporary DATA_DIR (local auth, sandbox voice),
+// driven by playwright-core in Debian's Chromium. A failing step leaves a screenshot and the
+// page's console log under test-results/.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ensureConsoleBuilt } from "../../scripts/console-build";
+
+const root = resolve(import.meta.dirname, "../..");
+export const resultsDir = join(root, "test-results");
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export const DEMO = { email: "demo@example.com", password: "demo-password" };
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => ok(port));
+    });
+  });
+}
+
+export interface Product {
+  baseURL: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Builds the console if needed and starts the product as `npm start` would, on a fresh data folder. */
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  ensureConsoleBuilt();
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "vap-e2e-"));
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      CLERK_PUBLISHABLE_KEY: "",
+      CLERK_SECRET_KEY: "",
+      VAPI_PRIVATE_KEY: "",
+      SEED_DEMO: "true",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(`${baseURL}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`The server did not answer /api/health within 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseURL,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is not at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium' (or set CHROMIUM_PATH).`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Runs one flow in a fresh browser context; on failure saves a screenshot and the console log. */
+export async function inPage(browser: Browser, name: string, flow: (page: Page) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+  const page = await context.newPage();
+  const consoleLines: string[] = [];
+  page.on("console", (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));
+  page.on("pageerror", (error) => consoleLines.push(`[pageerror] ${error.message}`));
+  try {
+    await flow(page);
+  } catch (error) {
+    mkdirSync(resultsDir, { recursive: true });
+    const file = name.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+    await page.screenshot({ path: join(resultsDir, `${file}.png`), fullPage: true }).catch(() => undefined);
+    writeFileSync(join(resultsDir, `${file}.console.log`), `${page.url()}\n${consoleLines.join("\n")}\n`);
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Signs in through the local sign-in screen, as a person would. */
+export async function signIn(page: Page, baseURL: string, email = DEMO.email, password = DEMO.password) {
+  await page.goto(`${baseURL}/`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
