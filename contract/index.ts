@@ -4,3 +4,5 @@ export * from "./errors";
 export * from "./organization";
 export * from "./permissions";
 export * from "./roles";
+export * from "./paging";
+export * from "./call-list";

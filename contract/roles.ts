@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /** The two organisation roles, in the wire form Clerk uses. */
 export const ROLES = ["org:admin", "org:member"] as const;
-export const roleSchema = z.enum(ROLES);
+// Marked pure so the console bundle can drop zod where it only needs the role names.
+export const roleSchema = /* @__PURE__ */ z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 export const DEFAULT_INVITE_ROLE: Role = "org:member";

@@ -27,9 +27,9 @@ test("the demo account signs in and lands on /dashboard inside the shell", async
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
     await page.getByRole("heading", { name: "Dashboard" }).waitFor({ timeout: 20_000 });
     for (const label of ["Dashboard", "Agents", "Calls", "Phone Numbers", "Campaigns", "Calendar", "Billing"]) {
-      assert.ok(await page.getByRole("menuitem", { name: label }).isVisible(), `sidebar item ${label} is visible`);
+      assert.ok(await page.getByRole("link", { name: label, exact: true }).isVisible(), `sidebar item ${label} is visible`);
     }
-    await page.getByRole("menuitem", { name: "Calls" }).click();
+    await page.getByRole("link", { name: "Calls", exact: true }).click();
     await page.waitForURL(/\/call-logs$/);
     await page.getByRole("heading", { name: "Call Logs" }).waitFor();
   });

@@ -1,0 +1,22 @@
+/**
+ * Paging defaults and envelopes for every list (spec §9: call list page 1, page size 20).
+ * No zod here: the console imports this file, and its first chunk stays without a validator.
+ */
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** `YYYY-MM-DD`, month and day zero-padded (spec §5). */
+export const CALENDAR_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The list envelope every list endpoint answers (ARCHITECTURE.md §3). */
+export interface ListEnvelope<T> {
+  data: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** The envelope every single-item endpoint answers. */
+export interface ItemEnvelope<T> {
+  data: T;
+}

@@ -1,0 +1,14 @@
+import { strings } from "../config/strings";
+
+/**
+ * The loader that fills the area it replaces: the page while the console boots or the session loads,
+ * the content area while a screen's code loads. Plain CSS (styles.css), so the entry chunk needs no antd.
+ */
+export function FullAreaLoader({ label = strings.loading }: { label?: string }) {
+  return (
+    <div className="full-area-loader" role="status" aria-live="polite">
+      <span className="full-area-loader__spinner" aria-hidden="true" />
+      <span className="visually-hidden">{label}</span>
+    </div>
+  );
+}

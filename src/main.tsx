@@ -1,0 +1,20 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { BrowserRouter } from "react-router";
+import { loadPublicConfig } from "./config/public-config";
+import { RootRoutes } from "./root-routes";
+import "./styles.css";
+
+// Ask the server which sign-in runs while the route's code loads; the console waits for the answer.
+loadPublicConfig().catch(() => undefined);
+
+const root = document.getElementById("root");
+if (!root) throw new Error("index.html has no #root element");
+
+createRoot(root).render(
+  <StrictMode>
+    <BrowserRouter>
+      <RootRoutes />
+    </BrowserRouter>
+  </StrictMode>,
+);

@@ -1,0 +1,175 @@
+import type { BaseKey, BaseRecord, CrudFilter, DataProvider, GetListParams, LogicalFilter } from "@refinedev/core";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "../../../contract/paging";
+import { API_URL } from "../../config/api-url";
+import { createApiClient, type ApiClient, type QueryValue } from "./fetch-wrapper";
+
+/**
+ * Where each Refine resource lives on the API (spec §7). An operation a resource does not have is
+ * left out, and calling it is a programming error, not a request.
+ * `listQuery` names the query parameters the server reads for that list; nothing else is sent.
+ */
+interface ResourceRoutes {
+  list?: string;
+  one?: (id: BaseKey) => string;
+  create?: string;
+  update?: (id: BaseKey) => string;
+  remove?: (id: BaseKey) => string;
+  listQuery: (params: GetListParams) => Record<string, QueryValue>;
+}
+
+const id = (value: BaseKey) => encodeURIComponent(String(value));
+
+function paging({ pagination }: GetListParams): Record<string, QueryValue> {
+  // Client-side or no paging means "the whole list": the server's own defaults then apply.
+  if (pagination?.mode === "off" || pagination?.mode === "client") return {};
+  return {
+    page: pagination?.currentPage ?? DEFAULT_PAGE,
+    limit: pagination?.pageSize ?? DEFAULT_PAGE_SIZE,
+  };
+}
+
+function crud(base: string): Omit<ResourceRoutes, "listQuery"> {
+  return {
+    list: `${base}/`,
+    one: (key) => `${base}/${id(key)}`,
+    create: `${base}/`,
+    update: (key) => `${base}/${id(key)}`,
+    remove: (key) => `${base}/${id(key)}`,
+  };
+}
+
+export const resourceRoutes: Record<string, ResourceRoutes> = {
+  agent: { ...crud("/agent"), listQuery: paging },
+  call: {
+    list: "/call/",
+    one: (key) => `/call/${id(key)}`,
+    create: "/call/",
+    listQuery: (params) => ({ ...paging(params), ...callFilters(params.filters) }),
+  },
+  phonenumber: { ...crud("/phonenumber"), listQuery: paging },
+  // Files are uploaded as multipart at POST /file/upload by the knowledge-base screen, not through here.
+  file: { list: "/file/files", remove: (key) => `/file/file/${id(key)}`, listQuery: paging },
+  campaign: { ...crud("/campaign"), listQuery: paging },
+};
+
+function pad(value: number): string {
+  return String(value).padStart(2, "0");
+}
+
+/**
+ * A calendar date as the call list wants it: `YYYY-MM-DD`, month and day zero-padded (spec §5).
+ * Accepts a Date or dayjs value (its local calendar day, as picked in a date picker), or a string
+ * starting with year-month-day. Anything else gives undefined, and the parameter is not sent.
+ */
+export function formatCalendarDate(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "string") {
+    const match = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(value.trim());
+    if (!match) return undefined;
+    return `${match[1]}-${pad(Number(match[2]))}-${pad(Number(match[3]))}`;
+  }
+  let date: Date | undefined;
+  if (value instanceof Date) date = value;
+  else if (typeof value === "number") date = new Date(value);
+  else if (typeof value === "object" && typeof (value as { toDate?: unknown }).toDate === "function") {
+    date = (value as { toDate: () => Date }).toDate();
+  }
+  if (!date || Number.isNaN(date.getTime())) return undefined;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+function logicalFilters(filters: CrudFilter[] | undefined): LogicalFilter[] {
+  return (filters ?? []).filter((filter): filter is LogicalFilter => "field" in filter);
+}
+
+/** The call list reads startDate, endDate and search; each is sent only when it has a value. */
+function callFilters(filters: CrudFilter[] | undefined): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const filter of logicalFilters(filters)) {
+    if (filter.field === "search" && typeof filter.value === "string" && filter.value.trim()) {
+      query.search = filter.value.trim();
+    } else if (filter.field === "startDate" || filter.field === "endDate") {
+      query[filter.field] = formatCalendarDate(filter.value);
+    }
+  }
+  return query;
+}
+
+function routesFor(resource: string): ResourceRoutes {
+  const routes = resourceRoutes[resource];
+  if (!routes) throw new Error(`The API has no resource "${resource}"`);
+  return routes;
+}
+
+function required<T>(value: T | undefined, resource: string, action: string): T {
+  if (value === undefined) throw new Error(`The resource "${resource}" has no ${action} operation`);
+  return value;
+}
+
+interface Envelope {
+  data?: unknown;
+  total?: unknown;
+}
+
+function unwrap<T>(body: unknown): T {
+  return ((body as Envelope | null)?.data ?? null) as T;
+}
+
+export function createDataProvider(options: {
+  getToken: () => Promise<string | null>;
+  apiUrl?: string;
+  client?: ApiClient;
+}): DataProvider {
+  const apiUrl = options.apiUrl ?? API_URL;
+  const client = options.client ?? createApiClient({ baseUrl: apiUrl, getToken: options.getToken });
+  const signalOf = (meta: GetListParams["meta"]) => meta?.queryContext?.signal;
+
+  return {
+    getApiUrl: () => apiUrl,
+
+    async getList<TData extends BaseRecord = BaseRecord>(params: GetListParams) {
+      const routes = routesFor(params.resource);
+      const body = await client.request<Envelope>({
+        path: required(routes.list, params.resource, "list"),
+        query: routes.listQuery(params),
+        signal: signalOf(params.meta),
+      });
+      const data = Array.isArray(body?.data) ? (body.data as TData[]) : [];
+      const total = typeof body?.total === "number" ? body.total : data.length;
+      return { data, total };
+    },
+
+    async getOne({ resource, id: key, meta }) {
+      const path = required(routesFor(resource).one, resource, "show")(key);
+      return { data: unwrap(await client.request({ path, signal: signalOf(meta) })) };
+    },
+
+    async create({ resource, variables }) {
+      const path = required(routesFor(resource).create, resource, "create");
+      return { data: unwrap(await client.request({ method: "POST", path, body: variables })) };
+    },
+
+    async update({ resource, id: key, variables }) {
+      const path = required(routesFor(resource).update, resource, "edit")(key);
+      return { data: unwrap(await client.request({ method: "PUT", path, body: variables })) };
+    },
+
+    async deleteOne({ resource, id: key }) {
+      const path = required(routesFor(resource).remove, resource, "delete")(key);
+      const body = await client.request({ method: "DELETE", path });
+      return { data: unwrap(body) ?? ({ id: key } as never) };
+    },
+
+    /** For calls outside the resources (e.g. the invitation); answers the body as the server sent it. */
+    async custom({ url, method, payload, query, meta }) {
+      const body = await client.request({
+        method: method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+        path: url,
+        query: query as Record<string, QueryValue> | undefined,
+        body: payload,
+        signal: signalOf(meta),
+      });
+      return { data: body as never };
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { LocalAuthSessionStore } from "../../src/auth/local";
+import { installFetchFake, json, type FetchFake } from "./fetch-fake";
+
+const USER = { id: "u1", name: "Ada Lovelace", email: "ada@example.com", image: null };
+
+/** better-auth's endpoints as the organization plugin answers them, over a little mutable state. */
+function betterAuth(fetch: FetchFake, initial: { token?: string | null; activeOrganizationId?: string | null } = {}) {
+  const state = {
+    token: "token-A" as string | null,
+    activeOrganizationId: "org_2" as string | null,
+    organizations: [
+      { id: "org_1", name: "Analytical Engines", role: "member" },
+      { id: "org_2", name: "Difference Co", role: "owner" },
+    ],
+    ...initial,
+  };
+  fetch
+    .on("GET", "/api/auth/get-session", () =>
+      json(
+        state.token
+          ? { session: { id: "s1", token: state.token, activeOrganizationId: state.activeOrganizationId }, user: USER }
+          : null,
+      ),
+    )
+    .on("GET", "/api/auth/organization/list", () =>
+      json(state.organizations.map(({ id, name }) => ({ id, name, slug: id }))),
+    )
+    .on("GET", "/api/auth/organization/get-active-member-role", (request) =>
+      json({ role: state.organizations.find((org) => org.id === request.query.get("organizationId"))?.role }),
+    )
+    .on("POST", "/api/auth/organization/set-active", (request) => {
+      state.activeOrganizationId = (request.body as { organizationId: string }).organizationId;
+      return json({ id: state.activeOrganizationId });
+    })
+    .on("POST", "/api/auth/organization/create", (request) => {
+      const { name, slug } = request.body as { name: string; slug: string };
+      state.organizations.push({ id: "org_new", name, role: "owner" });
+      return json({ id: "org_new", name, slug });
+    })
+    .on("POST", "/api/auth/organization/leave", (request) => {
+      const { organizationId } = request.body as { organizationId: string };
+      state.organizations = state.organizations.filter((org) => org.id !== organizationId);
+      if (state.activeOrganizationId === organizationId) state.activeOrganizationId = null;
+      return json({ id: "m1" });
+    });
+  return state;
+}
+
+async function loadedStore() {
+  const store = new LocalAuthSessionStore();
+  store.subscribe(() => undefined);
+  await waitFor(() => expect(store.getSnapshot().status).not.toBe("loading"));
+  return store;
+}
+
+describe("the local (better-auth) session", () => {
+  it("reads the user, the organisations with the user's role in each, and the active one", async () => {
+    betterAuth(installFetchFake());
+    const session = (await loadedStore()).getSnapshot();
+
+    expect(session.status).toBe("signedIn");
+    expect(session.user).toEqual({ id: "u1", name: "Ada Lovelace", email: "ada@example.com" });
+    expect(session.organizations).toEqual([
+      { id: "org_1", name: "Analytical Engines", role: "org:member" },
+      { id: "org_2", name: "Difference Co", role: "org:admin" },
+    ]);
+    expect(session.activeOrganizationId).toBe("org_2");
+  });
+
+  it("is signed out when better-auth has no session", async () => {
+    betterAuth(installFetchFake(), { token: null });
+    expect((await loadedStore()).getSnapshot()).toMatchObject({ status: "signedOut", user: null, organizations: [] });
+  });
+
+  it("hands out better-auth's session token, asking get-session each time", async () => {
+    const fetch = installFetchFake();
+    const server = betterAuth(fetch);
+    const store = await loadedStore();
+    const before = fetch.to("GET", "/api/auth/get-session").length;
+
+    expect(await store.getSnapshot().getToken()).toBe("token-A");
+    server.token = "token-B";
+    expect(await store.getSnapshot().getToken()).toBe("token-B");
+    expect(fetch.to("GET", "/api/auth/get-session").length).toBeGreaterThanOrEqual(before + 2);
+  });
+
+  it("notices on a token refresh that the session ended elsewhere", async () => {
+    const server = betterAuth(installFetchFake());
+    const store = await loadedStore();
+
+    server.token = null;
+    expect(await store.getSnapshot().getToken()).toBeNull();
+    await waitFor(() => expect(store.getSnapshot().status).toBe("signedOut"));
+  });
+
+  it("switches, creates and leaves organisations through better-auth", async () => {
+    const fetch = installFetchFake();
+    betterAuth(fetch);
+    const store = await loadedStore();
+
+    await store.getSnapshot().setActive("org_1");
+    expect(store.getSnapshot().activeOrganizationId).toBe("org_1");
+
+    const created = await store.getSnapshot().createOrganization("Lovelace & Babbage");
+    expect(created).toEqual({ id: "org_new", name: "Lovelace & Babbage", role: "org:admin" });
+    const body = fetch.to("POST", "/api/auth/organization/create")[0]?.body as { name: string; slug: string };
+    expect(body.name).toBe("Lovelace & Babbage");
+    expect(body.slug).toMatch(/^lovelace-babbage-[a-z0-9]{1,6}$/);
+    expect(store.getSnapshot().activeOrganizationId).toBe("org_new");
+
+    await store.getSnapshot().leaveOrganization("org_new");
+    expect(store.getSnapshot().activeOrganizationId).toBeNull();
+    expect(store.getSnapshot().organizations.map((org) => org.id)).toEqual(["org_1", "org_2"]);
+  });
+
+  it("rejects with better-auth's sentence when signing in fails", async () => {
+    const fetch = installFetchFake();
+    betterAuth(fetch, { token: null });
+    fetch.on("POST", "/api/auth/sign-in/email", () =>
+      json({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" }, 401),
+    );
+    const store = await loadedStore();
+
+    await expect(store.getSnapshot().passwordAuth?.signIn("ada@example.com", "nope")).rejects.toThrow(
+      "Invalid email or password",
+    );
+    expect(store.getSnapshot().status).toBe("signedOut");
+  });
+});
+
+describe("the local session when better-auth is in trouble", () => {
+  it("keeps a signed-in user signed in when a reload fails", async () => {
+    const fetch = installFetchFake();
+    betterAuth(fetch);
+    const store = await loadedStore();
+    fetch.on("GET", "/api/auth/get-session", () => json({ message: "database unavailable" }, 500));
+
+    await store.load();
+    expect(store.getSnapshot().status).toBe("signedIn");
+    expect(await store.getSnapshot().getToken()).toBe("token-A");
+  });
+});

@@ -1,0 +1,134 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { findScreen, renderConsole, waitForPath } from "./test-utils";
+
+const SIDEBAR = [
+  ["Dashboard", "View your dashboard", "/dashboard"],
+  ["Agents", "Manage your agents", "/agent/new"],
+  ["Calls", "View Call Logs", "/call-logs"],
+  ["Phone Numbers", "Manage phone numbers", "/phone-numbers"],
+  ["Campaigns", "Manage your campaigns", "/campaigns"],
+  ["Calendar", "Manage calendar and appointments", "/calendar"],
+  ["Billing", "Manage billing and usage", "/billing"],
+] as const;
+
+function sidebarLinks() {
+  return within(screen.getByRole("navigation", { name: "Main navigation" })).getAllByRole("link");
+}
+
+describe("the shell's sidebar", () => {
+  it("lists the seven items in the spec's order, with their labels and destinations", async () => {
+    renderConsole();
+    await findScreen("Dashboard");
+
+    const links = sidebarLinks();
+    expect(links.map((link) => link.textContent)).toEqual(SIDEBAR.map(([label]) => label));
+    expect(links.map((link) => link.getAttribute("href"))).toEqual(SIDEBAR.map(([, , to]) => to));
+  });
+
+  it.each(SIDEBAR)("shows the tooltip of %s on hover", async (label, tooltip) => {
+    const { user } = renderConsole();
+    await findScreen("Dashboard");
+
+    await user.hover(screen.getByRole("link", { name: label }));
+
+    expect(await screen.findByRole("tooltip")).toHaveTextContent(tooltip);
+  });
+
+  it("highlights the item of the current screen, Agents on any /agent/* path", async () => {
+    const { user } = renderConsole({ path: "/agent/3f2a" });
+    await findScreen("Edit Agent");
+    expect(screen.getByRole("link", { name: "Agents" })).toHaveAttribute("aria-current", "page");
+    expect(screen.getByRole("link", { name: "Dashboard" })).not.toHaveAttribute("aria-current");
+
+    await user.click(screen.getByRole("link", { name: "Campaigns" }));
+    await findScreen("Campaigns");
+    expect(screen.getByRole("link", { name: "Campaigns" })).toHaveAttribute("aria-current", "page");
+    expect(screen.getByRole("link", { name: "Agents" })).not.toHaveAttribute("aria-current");
+  });
+
+  it("keeps Campaigns highlighted on a campaign's calls", async () => {
+    renderConsole({ path: "/campaigns/42/calls" });
+    await findScreen("Campaign Calls");
+    expect(screen.getByRole("link", { name: "Campaigns" })).toHaveAttribute("aria-current", "page");
+  });
+
+  it("starts expanded and collapses to the small logo and icons only", async () => {
+    const { user } = renderConsole();
+    await findScreen("Dashboard");
+
+    expect(screen.getByRole("img", { name: "Voice Agents" })).toHaveAttribute("width", "170");
+    expect(screen.getByRole("img", { name: "Voice Agents" })).toHaveAttribute("src", "/logo-full.svg");
+    expect(screen.getByText("VIEW PLANS")).toBeVisible();
+    expect(screen.getByText("Phone Numbers")).toBeVisible();
+    expect(screen.getByText("Ada Lovelace")).toBeVisible();
+
+    await user.click(screen.getByRole("button", { name: "Collapse sidebar" }));
+
+    expect(screen.getByRole("img", { name: "Voice Agents" })).toHaveAttribute("width", "28");
+    expect(screen.getByRole("img", { name: "Voice Agents" })).toHaveAttribute("src", "/logo-mark.svg");
+    expect(screen.queryByText("VIEW PLANS")).not.toBeInTheDocument();
+    expect(screen.queryByText("Phone Numbers")).not.toBeInTheDocument();
+    expect(screen.queryByText("Ada Lovelace")).not.toBeInTheDocument();
+    // Icons only: the items are still there, named by their labels for screen readers.
+    expect(sidebarLinks()).toHaveLength(7);
+    expect(screen.getByRole("link", { name: "Phone Numbers" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "View plans" })).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Expand sidebar" }));
+    expect(screen.getByRole("img", { name: "Voice Agents" })).toHaveAttribute("width", "170");
+    expect(screen.getByText("VIEW PLANS")).toBeVisible();
+  });
+
+  it("still shows the tooltip when collapsed", async () => {
+    const { user } = renderConsole();
+    await findScreen("Dashboard");
+    await user.click(screen.getByRole("button", { name: "Collapse sidebar" }));
+
+    await user.hover(screen.getByRole("link", { name: "Billing" }));
+
+    expect(await screen.findByRole("tooltip")).toHaveTextContent("Manage billing and usage");
+  });
+
+  it("VIEW PLANS opens the subscriptions, expanded or collapsed", async () => {
+    const { user, pathname } = renderConsole();
+    await findScreen("Dashboard");
+
+    await user.click(screen.getByRole("button", { name: "View plans" }));
+    await findScreen("Subscriptions");
+    expect(pathname()).toBe("/subscriptions");
+
+    await user.click(screen.getByRole("link", { name: "Dashboard" }));
+    await findScreen("Dashboard");
+    await user.click(screen.getByRole("button", { name: "Collapse sidebar" }));
+    await user.click(screen.getByRole("button", { name: "View plans" }));
+    await waitForPath(pathname, "/subscriptions");
+  });
+});
+
+describe("the screens inside the shell", () => {
+  const SCREENS = [
+    ["/dashboard", "Dashboard"],
+    ["/orders", "Orders"],
+    ["/call-logs", "Call Logs"],
+    ["/phone-numbers", "Phone Numbers"],
+    ["/agent/new", "Edit Agent"],
+    ["/campaigns", "Campaigns"],
+    ["/campaigns/create", "Create Campaign"],
+    ["/campaigns/edit/7", "Edit Campaign"],
+    ["/campaigns/7/calls", "Campaign Calls"],
+    ["/billing", "Billing"],
+    ["/subscriptions", "Subscriptions"],
+    ["/calendar", "Calendar"],
+    ["/calendar-permission", "Calendar Permission"],
+  ] as const;
+
+  it.each(SCREENS)("%s shows %s and says it is not built yet, without calling the API", async (path, title) => {
+    const { fetch, pathname } = renderConsole({ path });
+    await findScreen(title);
+    expect(screen.getByText("This screen is not built yet.")).toBeInTheDocument();
+    expect(pathname()).toBe(path);
+    await waitFor(() => expect(document.title).toBe(`${title} · Voice Agents`));
+    expect(fetch.requests).toEqual([]);
+  });
+});

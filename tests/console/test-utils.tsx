@@ -1,0 +1,181 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { MemoryRouter, useLocation, type Location } from "react-router";
+import { expect, vi } from "vitest";
+import type { Role } from "../../contract/roles";
+import { SessionStoreProvider } from "../../src/auth/provider";
+import type {
+  AuthSession,
+  AuthSessionStore,
+  SessionOrganization,
+  SessionStatus,
+  SessionUser,
+} from "../../src/auth/session";
+import { localUi } from "../../src/components/auth/local";
+import { AntdRoot } from "../../src/providers/antd-root";
+import { RefineRoot } from "../../src/providers/refine-root";
+import { ConsoleRoutes } from "../../src/routes";
+import { installFetchFake, type FetchFake } from "./fetch-fake";
+
+export { FetchFake, installFetchFake, json, type RecordedRequest } from "./fetch-fake";
+
+// ---------------------------------------------------------------------------------------------
+// A fake AuthSession: the same interface the local and Clerk implementations give the console.
+// ---------------------------------------------------------------------------------------------
+
+export const ADA: SessionUser = { id: "user_ada", name: "Ada Lovelace", email: "ada@example.com" };
+export const ACME: SessionOrganization = { id: "org_acme", name: "Acme Calls", role: "org:admin" };
+export const GLOBEX: SessionOrganization = { id: "org_globex", name: "Globex", role: "org:member" };
+
+interface FakeState {
+  status: SessionStatus;
+  user: SessionUser | null;
+  organizations: SessionOrganization[];
+  activeOrganizationId: string | null;
+}
+
+export class FakeSession implements AuthSessionStore {
+  private state: FakeState;
+  private snapshot!: AuthSession;
+  private listeners = new Set<() => void>();
+  /** What getToken() answers; change it to simulate the identity provider issuing a new token. */
+  token = "token-1";
+  readonly getToken = vi.fn(async () => (this.state.status === "signedIn" ? this.token : null));
+  readonly setActive = vi.fn(async (organizationId: string) => this.update({ activeOrganizationId: organizationId }));
+  readonly signOut = vi.fn(async () =>
+    this.update({ status: "signedOut", user: null, organizations: [], activeOrganizationId: null }),
+  );
+  /** Which credentials sign in; any other pair fails with better-auth's sentence. */
+  readonly accounts = new Map<string, { password: string; name: string }>();
+
+  constructor(initial: Partial<FakeState> = {}) {
+    this.state = {
+      status: "signedIn",
+      user: ADA,
+      organizations: [ACME, GLOBEX],
+      activeOrganizationId: ACME.id,
+      ...initial,
+    };
+    this.rebuild();
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = () => this.snapshot;
+
+  update(patch: Partial<FakeState>): void {
+    this.state = { ...this.state, ...patch };
+    this.rebuild();
+    for (const listener of this.listeners) listener();
+  }
+
+  private rebuild(): void {
+    this.snapshot = {
+      mode: "local",
+      ...this.state,
+      getToken: this.getToken,
+      signOut: this.signOut,
+      setActive: this.setActive,
+      createOrganization: async (name) => {
+        const created: SessionOrganization = { id: `org_${name.toLowerCase()}`, name, role: "org:admin" };
+        this.update({ organizations: [...this.state.organizations, created], activeOrganizationId: created.id });
+        return created;
+      },
+      leaveOrganization: async (organizationId) => {
+        const organizations = this.state.organizations.filter((org) => org.id !== organizationId);
+        this.update({
+          organizations,
+          activeOrganizationId: this.state.activeOrganizationId === organizationId ? null : this.state.activeOrganizationId,
+        });
+      },
+      passwordAuth: {
+        signIn: async (email, password) => {
+          const account = this.accounts.get(email);
+          if (!account || account.password !== password) throw new Error("Invalid email or password");
+          this.update({ status: "signedIn", user: { id: `user_${email}`, name: account.name, email } });
+        },
+        signUp: async (name, email, password) => {
+          this.accounts.set(email, { name, password });
+          this.update({ status: "signedIn", user: { id: `user_${email}`, name, email }, organizations: [] });
+        },
+      },
+    };
+  }
+}
+
+export function signedInAs(role: Role, overrides: Partial<FakeState> = {}): FakeSession {
+  return new FakeSession({
+    organizations: [{ ...ACME, role }],
+    activeOrganizationId: ACME.id,
+    ...overrides,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The render helper: the console's real providers and routes, with the fake session.
+// ---------------------------------------------------------------------------------------------
+
+function LocationProbe({ onChange }: { onChange: (location: Location) => void }) {
+  onChange(useLocation());
+  return null;
+}
+
+/** The providers console.tsx mounts (antd, the session with local mode's widgets, Refine). */
+export function ConsoleProviders({
+  session,
+  path = "/dashboard",
+  onLocation,
+  children,
+}: {
+  session: FakeSession;
+  path?: string;
+  onLocation?: (location: Location) => void;
+  children: ReactNode;
+}) {
+  return (
+    <MemoryRouter initialEntries={[path]}>
+      <AntdRoot motion={false}>
+        <SessionStoreProvider store={session} ui={localUi}>
+          <RefineRoot>{children}</RefineRoot>
+        </SessionStoreProvider>
+      </AntdRoot>
+      {onLocation && <LocationProbe onChange={onLocation} />}
+    </MemoryRouter>
+  );
+}
+
+/** Renders the console's routes at `path`, signed in as Ada (admin of Acme Calls) unless told otherwise. */
+export function renderConsole({
+  path = "/dashboard",
+  session = new FakeSession(),
+  fetch = installFetchFake(),
+}: { path?: string; session?: FakeSession; fetch?: FetchFake } = {}) {
+  let current: Location | null = null;
+  const user = userEvent.setup();
+  const result = render(
+    <ConsoleProviders session={session} path={path} onLocation={(location) => (current = location)}>
+      <ConsoleRoutes />
+    </ConsoleProviders>,
+  );
+  return {
+    ...result,
+    user,
+    session,
+    fetch,
+    /** The path the console shows now. */
+    pathname: () => current?.pathname ?? "",
+  };
+}
+
+/** Waits until the shell is on screen with the given screen title. */
+export async function findScreen(title: string) {
+  return screen.findByRole("heading", { level: 1, name: title });
+}
+
+export async function waitForPath(read: () => string, expected: string) {
+  await waitFor(() => expect(read()).toBe(expected));
+}
