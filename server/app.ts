@@ -1,0 +1,77 @@
+/**
+ * Builds the Fastify app (no listen): plugins, then routes. Used by server/index.ts and by the tests,
+ * which inject requests into it.
+ */
+import { readFileSync } from "node:fs";
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { API_BASE } from "../contract";
+import { createAuthProvider } from "./auth";
+import type { AuthProvider } from "./auth/types";
+import type { AppConfig } from "./config";
+import type { Database, Db } from "./db/client";
+import { authPlugin } from "./plugins/auth";
+import { consolePlugin } from "./plugins/console";
+import { docsPlugin } from "./plugins/docs";
+import { registerErrorHandler } from "./plugins/errors";
+import { securityPlugin } from "./plugins/security";
+import { configRoutes } from "./routes/config";
+import { healthRoutes } from "./routes/health";
+import { organizationRoutes } from "./routes/organization";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    config: AppConfig;
+    /** The Drizzle database (PGlite or PostgreSQL). */
+    db: Db;
+    authProvider: AuthProvider;
+  }
+}
+
+export const VERSION: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  /** An open, migrated database (server/db/client.ts, server/db/migrate.ts). */
+  database: Database;
+  /** Replaces the sign-in service chosen from the config. */
+  authProvider?: AuthProvider;
+  /** Fastify's logger option; default: pino at LOG_LEVEL. */
+  logger?: FastifyServerOptions["logger"];
+  /** For uptime in /api/health (default: now). */
+  startedAt?: number;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    // `GET /api/agent` and `GET /api/agent/` are the same route (ARCHITECTURE.md §3).
+    routerOptions: { ignoreTrailingSlash: true },
+    // One log line per request only when debugging; errors are always logged by the error handler.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const provider = options.authProvider ?? (await createAuthProvider(config, database, app.log));
+  app.decorate("config", config);
+  app.decorate("db", database.db);
+  app.decorate("authProvider", provider);
+
+  // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
+  await app.register(authPlugin, { provider, db: database.db });
+  await app.register(securityPlugin, { config, provider });
+  await app.register(docsPlugin, { version: VERSION });
+
+  if (provider.registerRoutes) await provider.registerRoutes(app);
+  await app.register(healthRoutes, { prefix: API_BASE, version: VERSION, modes: config.modes, startedAt: options.startedAt ?? Date.now() });
+  await app.register(configRoutes, { prefix: API_BASE, config });
+  await app.register(organizationRoutes, { prefix: API_BASE, db: database.db, provider });
+
+  await app.register(consolePlugin, { consoleDir: config.consoleDir });
+  return app;
+}

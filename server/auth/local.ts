@@ -1,0 +1,203 @@
+/**
+ * Local accounts (no Clerk keys): better-auth with email + password, organisations and bearer tokens,
+ * stored in our own database through the drizzle adapter. Invitations are rows in `invitations`;
+ * a person accepts by signing up or signing in with the invited email (see onSessionStart).
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { fromNodeHeaders } from "better-auth/node";
+import { bearer } from "better-auth/plugins/bearer";
+import { organization } from "better-auth/plugins/organization";
+import { and, asc, desc, eq, gt, type SQL } from "drizzle-orm";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { normaliseRole } from "../../contract";
+import type { AppConfig } from "../config";
+import type { Database, Db } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
+import { betterAuthTables, invitations, memberships, organizations, users } from "../db/schema";
+import { storedRole } from "./roles";
+import type { AuthProvider, Identity, InvitationRequest } from "./types";
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const MIN_PASSWORD_LENGTH = 8;
+
+/**
+ * BETTER_AUTH_SECRET, or one generated once and kept in DATA_DIR/auth-secret so sessions survive a
+ * restart; an in-memory database gets a fresh one per process (nothing to survive anyway).
+ */
+export function resolveAuthSecret(config: AppConfig, database: Pick<Database, "inMemory" | "kind">): string {
+  if (config.betterAuthSecret) return config.betterAuthSecret;
+  if (database.inMemory) return randomBytes(32).toString("base64url");
+  const file = join(config.dataDir, "auth-secret");
+  if (existsSync(file)) {
+    const saved = readFileSync(file, "utf8").trim();
+    if (saved.length >= 32) return saved;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** Origins better-auth accepts requests from (its CSRF check compares the Origin header). */
+export function trustedOrigins(config: AppConfig): string[] {
+  const origins = new Set([new URL(config.publicUrl).origin, ...config.corsOrigins]);
+  if (!config.isProduction) {
+    // Vite's dev server, and the API reached as localhost or 127.0.0.1 interchangeably.
+    origins.add("http://localhost:5173");
+    origins.add(`http://localhost:${config.port}`);
+    origins.add(`http://127.0.0.1:${config.port}`);
+  }
+  return [...origins];
+}
+
+/**
+ * Runs when a session is created (sign-up, sign-in): accepts the pending, unexpired invitations for
+ * the user's email (membership with the invited role; invitation marked accepted) and returns the
+ * organisation the session should open in: the newest invitation just accepted, else the oldest
+ * membership, else null.
+ */
+export async function onSessionStart(db: Db, userId: string): Promise<string | null> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+  let joined: string | null = null;
+  if (user) {
+    const pending = await db
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.email, user.email.toLowerCase()), eq(invitations.status, "pending"), gt(invitations.expiresAt, new Date())))
+      .orderBy(desc(invitations.createdAt));
+    for (const invitation of pending) {
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(memberships)
+          .values({ id: randomUUID(), orgId: invitation.orgId, userId, role: storedRole(normaliseRole(invitation.role)) })
+          .onConflictDoNothing();
+        await tx.update(invitations).set({ status: "accepted" }).where(eq(invitations.id, invitation.id));
+      });
+      joined ??= invitation.orgId;
+    }
+  }
+  if (joined) return joined;
+  const [first] = await db
+    .select({ orgId: memberships.orgId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt), asc(memberships.id))
+    .limit(1);
+  return first?.orgId ?? null;
+}
+
+export function createBetterAuth(config: AppConfig, database: Database, log: FastifyBaseLogger) {
+  const { db } = database;
+  return betterAuth({
+    appName: "Voice Agent Platform",
+    baseURL: config.publicUrl,
+    basePath: "/api/auth",
+    secret: resolveAuthSecret(config, database),
+    trustedOrigins: trustedOrigins(config),
+    database: drizzleAdapter(db, { provider: "pg", schema: betterAuthTables }),
+    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, autoSignIn: true },
+    plugins: [
+      organization({
+        creatorRole: "admin",
+        // Our tables follow the project's convention: organisation-owned rows carry orgId (org_id).
+        schema: { member: { fields: { organizationId: "orgId" } }, invitation: { fields: { organizationId: "orgId" } } },
+      }),
+      bearer(),
+    ],
+    databaseHooks: {
+      session: {
+        create: {
+          before: async (session) => {
+            const orgId = await onSessionStart(db, session.userId);
+            if (session.activeOrganizationId || !orgId) return;
+            return { data: { ...session, activeOrganizationId: orgId } };
+          },
+        },
+      },
+    },
+    telemetry: { enabled: false },
+    logger: {
+      log: (level, message, ...args) => {
+        log[level]({ args: args.length ? args : undefined }, `better-auth: ${message}`);
+      },
+    },
+  });
+}
+
+export type BetterAuth = ReturnType<typeof createBetterAuth>;
+
+export function createLocalAuth(config: AppConfig, database: Database, log: FastifyBaseLogger): AuthProvider & { auth: BetterAuth } {
+  const { db } = database;
+  const auth = createBetterAuth(config, database, log);
+
+  async function verify(token: string): Promise<Identity | null> {
+    const result = await auth.api.getSession({ headers: new Headers({ authorization: `Bearer ${token}` }) });
+    if (!result) return null;
+    const userId = result.user.id;
+    const orgId = result.session.activeOrganizationId ?? null;
+    if (!orgId) return { userId, orgId: null, role: null };
+    const [membership] = await db
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)))
+      .limit(1);
+    // Removed from the organisation since choosing it: the session keeps no organisation rights.
+    if (!membership) return { userId, orgId: null, role: null };
+    return { userId, orgId, role: normaliseRole(membership.role) };
+  }
+
+  async function invite({ scope, inviterUserId, email, role, log: requestLog }: InvitationRequest): Promise<void> {
+    const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
+    const changes = { role: storedRole(role), expiresAt, inviterId: inviterUserId };
+    // and() of two conditions is never undefined; drizzle's type allows it for an empty list.
+    const pending = and(eq(invitations.email, email), eq(invitations.status, "pending")) as SQL;
+    // A pending invitation for the same person is refreshed (new expiry and role), not duplicated.
+    const [refreshed] = await scope.update(invitations, changes, pending);
+    if (!refreshed) {
+      try {
+        await scope.insert(invitations, { id: randomUUID(), email, status: "pending", ...changes });
+      } catch (error) {
+        // A simultaneous request created it first (one pending invitation per email): refresh that one.
+        if (!isUniqueViolation(error)) throw error;
+        await scope.update(invitations, changes, pending);
+      }
+    }
+    const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
+    requestLog.info(
+      `Invitation for ${email} to ${org?.name ?? scope.orgId}: they join by signing up or signing in at ${config.publicUrl} with that email`,
+    );
+  }
+
+  async function registerRoutes(app: FastifyInstance): Promise<void> {
+    await app.register(async (scope) => {
+      // better-auth reads the raw body itself: hand it over untouched, whatever its type.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+      scope.route({
+        method: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+        url: "/api/auth/*",
+        config: { public: true },
+        schema: { hide: true },
+        handler: async (request, reply) => {
+          const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? "localhost"}`);
+          const init: RequestInit = { method: request.method, headers: fromNodeHeaders(request.headers) };
+          if (request.body instanceof Buffer && request.body.length > 0) init.body = new Uint8Array(request.body);
+          const response = await auth.handler(new Request(url, init));
+          reply.status(response.status);
+          response.headers.forEach((value, key) => {
+            if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
+          });
+          const cookies = response.headers.getSetCookie();
+          if (cookies.length > 0) reply.header("set-cookie", cookies);
+          return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+        },
+      });
+    });
+  }
+
+  return { mode: "local", auth, verify, invite, registerRoutes };
+}

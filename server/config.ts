@@ -1,0 +1,254 @@
+import { z } from "zod";
+import type { Modes } from "../contract";
+
+/** A bad or missing environment variable; the message names the variable and the problem. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export interface ClerkConfig {
+  publishableKey: string;
+  secretKey: string;
+  /** PEM public key for networkless token verification; null = fetch Clerk's JWKS with the secret key. */
+  jwtKey: string | null;
+  apiUrl: string;
+  /** Origins accepted in the token's `azp` claim; empty = not checked. */
+  authorizedParties: string[];
+  /** The Frontend API host decoded from the publishable key (for the CSP). */
+  frontendApiHost: string;
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  nodeEnv: string;
+  isProduction: boolean;
+  logLevel: LogLevel;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  corsOrigins: string[];
+  seedDemo: boolean;
+  demoEmail: string;
+  demoPassword: string;
+  betterAuthSecret: string | null;
+  clerk: ClerkConfig | null;
+  vapi: { privateKey: string | null; publicKey: string | null; apiUrl: string };
+  consoleDir: string;
+  rateLimitPerMinute: number;
+  modes: Modes;
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Every variable the server reads (README and .env.example list the same). */
+export const ENV_VARIABLES = [
+  "PORT",
+  "HOST",
+  "NODE_ENV",
+  "LOG_LEVEL",
+  "PUBLIC_URL",
+  "DATA_DIR",
+  "DATABASE_URL",
+  "CORS_ORIGINS",
+  "RATE_LIMIT_PER_MINUTE",
+  "SEED_DEMO",
+  "DEMO_EMAIL",
+  "DEMO_PASSWORD",
+  "BETTER_AUTH_SECRET",
+  "CLERK_PUBLISHABLE_KEY",
+  "CLERK_SECRET_KEY",
+  "CLERK_JWT_KEY",
+  "CLERK_API_URL",
+  "CLERK_AUTHORIZED_PARTIES",
+  "VAPI_PRIVATE_KEY",
+  "VAPI_PUBLIC_KEY",
+  "VAPI_API_URL",
+  "CONSOLE_DIR",
+] as const;
+type EnvName = (typeof ENV_VARIABLES)[number];
+export type Env = Partial<Record<EnvName, string | undefined>> & Record<string, string | undefined>;
+
+/** Variables whose value must never be echoed back in an error. */
+const SECRET = new Set<EnvName>(["BETTER_AUTH_SECRET", "CLERK_SECRET_KEY", "VAPI_PRIVATE_KEY", "DEMO_PASSWORD", "CLERK_JWT_KEY"]);
+
+const httpUrl = (what: string) =>
+  z.string().refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, `must be an http:// or https:// URL${what}`);
+
+const origin = httpUrl(" origin").transform((value) => new URL(value).origin);
+
+const commaList = <T extends z.ZodType<string, string>>(item: T, label: string) =>
+  z
+    .string()
+    .transform((value) => value.split(",").map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(item, { error: `must be a comma-separated list of ${label}` }));
+
+const bool = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { error: "must be true or false" }))
+  .transform((value) => ["true", "1", "yes", "on"].includes(value));
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\s*\d+\s*$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
+
+const pem = z
+  .string()
+  .transform((value) => value.replace(/\\n/g, "\n").trim())
+  .refine(
+    (value) => value.startsWith("-----BEGIN PUBLIC KEY-----") && value.endsWith("-----END PUBLIC KEY-----"),
+    "must be a PEM public key (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----; \\n escapes are accepted)",
+  );
+
+/** One parser per variable: each reads the raw string (unset and empty are the same: not given). */
+const parsers = {
+  PORT: integer(1, 65535),
+  HOST: z.string().min(1),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }),
+  PUBLIC_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .refine((value) => {
+      try {
+        return Boolean(new URL(value).hostname);
+      } catch {
+        return false;
+      }
+    }, "must be a URL like postgres://user:password@host:5432/database"),
+  CORS_ORIGINS: commaList(origin, "http(s) origins"),
+  RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
+  SEED_DEMO: bool,
+  DEMO_EMAIL: z.email("must be an email address"),
+  DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters"),
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters (make one with: openssl rand -base64 32)"),
+  CLERK_PUBLISHABLE_KEY: z
+    .string()
+    .refine((value) => frontendApiHostOf(value) !== null, "must be a Clerk publishable key (pk_test_… or pk_live_…)"),
+  CLERK_SECRET_KEY: z.string().regex(/^sk_(test|live)_/, "must be a Clerk secret key (sk_test_… or sk_live_…)"),
+  CLERK_JWT_KEY: pem,
+  CLERK_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
+  CLERK_AUTHORIZED_PARTIES: commaList(origin, "http(s) origins"),
+  VAPI_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
+} satisfies Partial<Record<EnvName, z.ZodType>>;
+
+function shown(name: EnvName, raw: string): string {
+  if (SECRET.has(name)) return "";
+  // A database URL may carry a password: show it with the password hidden.
+  const value = name === "DATABASE_URL" ? raw.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@") : raw;
+  return ` (got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)})`;
+}
+
+/**
+ * The Clerk Frontend API host inside a publishable key: `pk_test_` or `pk_live_` + base64("host$").
+ * Returns null when the key is not shaped that way.
+ */
+export function frontendApiHostOf(publishableKey: string): string | null {
+  const match = /^pk_(test|live)_([A-Za-z0-9+/=_-]+)$/.exec(publishableKey.trim());
+  if (!match?.[2]) return null;
+  const decoded = Buffer.from(match[2], "base64").toString("utf8");
+  if (!decoded.endsWith("$")) return null;
+  const host = decoded.slice(0, -1);
+  return /^[a-z0-9.-]+(:\d+)?$/i.test(host) && host.includes(".") ? host : null;
+}
+
+/** Reads and checks the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const raw = (name: EnvName): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === "" ? undefined : value;
+  };
+  function read<K extends keyof typeof parsers>(name: K): z.output<(typeof parsers)[K]> | undefined {
+    const value = raw(name);
+    if (value === undefined) return undefined;
+    const result = parsers[name].safeParse(value);
+    if (!result.success) {
+      const message = result.error.issues[0]?.message ?? "is not valid";
+      throw new ConfigError(`${name} ${message}${shown(name, value)}`);
+    }
+    return result.data as z.output<(typeof parsers)[K]>;
+  }
+
+  const nodeEnv = raw("NODE_ENV")?.trim() ?? "development";
+  const isProduction = nodeEnv === "production";
+  const port = read("PORT") ?? 3000;
+
+  const publishableKey = read("CLERK_PUBLISHABLE_KEY");
+  const secretKey = read("CLERK_SECRET_KEY");
+  if (publishableKey && !secretKey) {
+    throw new ConfigError("CLERK_SECRET_KEY is missing: Clerk needs both CLERK_PUBLISHABLE_KEY and CLERK_SECRET_KEY (or neither, for local accounts)");
+  }
+  if (secretKey && !publishableKey) {
+    throw new ConfigError("CLERK_PUBLISHABLE_KEY is missing: Clerk needs both CLERK_PUBLISHABLE_KEY and CLERK_SECRET_KEY (or neither, for local accounts)");
+  }
+  const clerk: ClerkConfig | null =
+    publishableKey && secretKey
+      ? {
+          publishableKey,
+          secretKey,
+          jwtKey: read("CLERK_JWT_KEY") ?? null,
+          apiUrl: read("CLERK_API_URL") ?? "https://api.clerk.com",
+          authorizedParties: read("CLERK_AUTHORIZED_PARTIES") ?? [],
+          frontendApiHost: frontendApiHostOf(publishableKey) as string,
+        }
+      : null;
+
+  const betterAuthSecret = read("BETTER_AUTH_SECRET") ?? null;
+  if (isProduction && !clerk && !betterAuthSecret) {
+    throw new ConfigError(
+      "BETTER_AUTH_SECRET is required when NODE_ENV=production with local accounts (make one with: openssl rand -base64 32)",
+    );
+  }
+
+  const databaseUrl = read("DATABASE_URL") ?? null;
+  const vapiPrivateKey = raw("VAPI_PRIVATE_KEY")?.trim() ?? null;
+
+  return {
+    port,
+    host: read("HOST") ?? "0.0.0.0",
+    nodeEnv,
+    isProduction,
+    logLevel: read("LOG_LEVEL") ?? "info",
+    publicUrl: read("PUBLIC_URL") ?? `http://localhost:${port}`,
+    dataDir: raw("DATA_DIR") ?? "./.data",
+    databaseUrl,
+    corsOrigins: read("CORS_ORIGINS") ?? [],
+    seedDemo: read("SEED_DEMO") ?? !isProduction,
+    demoEmail: (read("DEMO_EMAIL") ?? "demo@example.com").toLowerCase(),
+    demoPassword: read("DEMO_PASSWORD") ?? "demo-password",
+    betterAuthSecret,
+    clerk,
+    vapi: {
+      privateKey: vapiPrivateKey,
+      publicKey: raw("VAPI_PUBLIC_KEY")?.trim() ?? null,
+      apiUrl: read("VAPI_API_URL") ?? "https://api.vapi.ai",
+    },
+    consoleDir: raw("CONSOLE_DIR") ?? "dist/console",
+    rateLimitPerMinute: read("RATE_LIMIT_PER_MINUTE") ?? 600,
+    modes: {
+      database: databaseUrl ? "postgres" : "pglite",
+      auth: clerk ? "clerk" : "local",
+      voice: vapiPrivateKey ? "vapi" : "sandbox",
+      rateLimit: "memory",
+    },
+  };
+}
+
+/** A database URL fit for a log line: host, port and database, never the password. */
+export function describeDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  const database = url.pathname.replace(/^\//, "") || "postgres";
+  return `${url.hostname}:${url.port || "5432"}/${database}${url.password ? ", password hidden" : ""}`;
+}

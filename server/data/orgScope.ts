@@ -1,0 +1,93 @@
+/**
+ * Organisation-scoped data access. Every query on organisation-owned rows goes through here, so the
+ * `org_id` filter cannot be forgotten: reads, updates and deletes always add it, inserts always set it,
+ * and updates can never move a row to another organisation. Only tables with an `orgId` column are
+ * accepted (a compile-time error otherwise).
+ */
+import { and, count, eq, type ColumnBaseConfig, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable, TableConfig } from "drizzle-orm/pg-core";
+import type { Db } from "../db/client";
+
+/** A table with an `orgId` text column referencing organizations.id (our convention, SQL `org_id`). */
+export type OrgOwnedTable = PgTable<TableConfig> & { orgId: PgColumn<ColumnBaseConfig<"string", string> & { data: string; notNull: true }> };
+
+type Row<T extends OrgOwnedTable> = T["$inferSelect"];
+/** What the caller may write: everything except the organisation, which the scope sets. */
+type NewRow<T extends OrgOwnedTable> = Omit<T["$inferInsert"], "orgId">;
+type Changes<T extends OrgOwnedTable> = Partial<Omit<T["$inferInsert"], "orgId" | "id">>;
+
+export interface SelectOptions {
+  where?: SQL | undefined;
+  orderBy?: SQL | PgColumn | (SQL | PgColumn)[] | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+export interface OrgScope {
+  readonly orgId: string;
+  select<T extends OrgOwnedTable>(table: T, options?: SelectOptions): Promise<Row<T>[]>;
+  /** The first row matching `where` in this organisation, or null. */
+  first<T extends OrgOwnedTable>(table: T, where?: SQL): Promise<Row<T> | null>;
+  count<T extends OrgOwnedTable>(table: T, where?: SQL): Promise<number>;
+  insert<T extends OrgOwnedTable>(table: T, values: NewRow<T>): Promise<Row<T>>;
+  /** Updates the rows matching `where` in this organisation; returns them (empty = none matched). */
+  update<T extends OrgOwnedTable>(table: T, changes: Changes<T>, where: SQL): Promise<Row<T>[]>;
+  delete<T extends OrgOwnedTable>(table: T, where: SQL): Promise<Row<T>[]>;
+}
+
+// Drizzle's builders are typed per concrete table; the generic helpers below go through this
+// untyped view once, and the OrgScope interface gives callers the precise row types back.
+type AnyTable = PgTable<TableConfig> & { orgId: PgColumn };
+
+export function orgScope(db: Db, orgId: string): OrgScope {
+  if (!orgId) throw new Error("orgScope needs an organisation id");
+  const inOrg = (table: AnyTable, where?: SQL) => (where ? and(eq(table.orgId, orgId), where) : eq(table.orgId, orgId));
+  const withoutOrg = (values: Record<string, unknown>) => {
+    const { orgId: _ignored, ...rest } = values;
+    return rest;
+  };
+
+  return {
+    orgId,
+    async select(table, options = {}) {
+      const t = table as unknown as AnyTable;
+      let query = db.select().from(t).where(inOrg(t, options.where)).$dynamic();
+      if (options.orderBy) query = query.orderBy(...[options.orderBy].flat());
+      if (options.limit !== undefined) query = query.limit(options.limit);
+      if (options.offset !== undefined) query = query.offset(options.offset);
+      return (await query) as Row<typeof table>[];
+    },
+    async first(table, where) {
+      const t = table as unknown as AnyTable;
+      const rows = await db.select().from(t).where(inOrg(t, where)).limit(1);
+      return (rows[0] ?? null) as Row<typeof table> | null;
+    },
+    async count(table, where) {
+      const t = table as unknown as AnyTable;
+      const rows = await db.select({ n: count() }).from(t).where(inOrg(t, where));
+      return rows[0]?.n ?? 0;
+    },
+    async insert(table, values) {
+      const t = table as unknown as AnyTable;
+      const rows = await db
+        .insert(t)
+        .values({ ...withoutOrg(values as Record<string, unknown>), orgId } as never)
+        .returning();
+      return rows[0] as Row<typeof table>;
+    },
+    async update(table, changes, where) {
+      const t = table as unknown as AnyTable;
+      const rows = await db
+        .update(t)
+        .set(withoutOrg(changes as Record<string, unknown>) as never)
+        .where(inOrg(t, where))
+        .returning();
+      return rows as Row<typeof table>[];
+    },
+    async delete(table, where) {
+      const t = table as unknown as AnyTable;
+      const rows = await db.delete(t).where(inOrg(t, where)).returning();
+      return rows as Row<typeof table>[];
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * PostgreSQL error codes, read through Drizzle's wrapper (DrizzleQueryError keeps the driver's error
+ * as `cause`); node-postgres and PGlite both carry the SQLSTATE in `code`.
+ */
+const UNIQUE_VIOLATION = "23505";
+
+function sqlState(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** True when a write failed because a unique constraint or index already holds that value. */
+export const isUniqueViolation = (error: unknown) => sqlState(error) === UNIQUE_VIOLATION;

@@ -1,0 +1,145 @@
+/**
+ * The database schema (one schema for PGlite and PostgreSQL). The identity tables are the ones
+ * better-auth's drizzle adapter writes in local mode; Clerk mode fills the same tables from verified
+ * tokens, so every later table can reference users and organizations in both modes.
+ *
+ * Property names are what better-auth (and our code) use; SQL names are plural snake_case.
+ * Organisation-owned rows carry `orgId` (SQL `org_id`) referencing organizations.id: that is the
+ * column server/data/orgScope.ts filters on, so no query on them can forget the organisation.
+ */
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const users = pgTable("users", {
+  // better-auth generates ids in local mode; in Clerk mode this is Clerk's user id (user_…).
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique("users_email_unique"),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const organizations = pgTable("organizations", {
+  // In Clerk mode this is Clerk's organisation id (org_…).
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique("organizations_slug_unique"),
+  logo: text("logo"),
+  metadata: text("metadata"),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    activeOrganizationId: text("active_organization_id").references(() => organizations.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex("sessions_token_unique").on(table.token), index("sessions_user_id_idx").on(table.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true, mode: "date" }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true, mode: "date" }),
+    scope: text("scope"),
+    // better-auth's password hash for email sign-in (provider "credential").
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("accounts_user_id_idx").on(table.userId)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
+
+/** better-auth's "member" model. Roles are stored as better-auth writes them: admin, member or owner. */
+export const memberships = pgTable(
+  "memberships",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").notNull().default("member"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("memberships_org_user_unique").on(table.orgId, table.userId),
+    index("memberships_user_id_idx").on(table.userId),
+  ],
+);
+
+/** better-auth's "invitation" model; emails are stored lower-case. Status: pending, accepted, rejected, canceled. */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role"),
+    status: text("status").notNull().default("pending"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    inviterId: text("inviter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("invitations_email_status_idx").on(table.email, table.status),
+    index("invitations_org_id_idx").on(table.orgId),
+    // At most one pending invitation per person and organisation: a new one refreshes it.
+    uniqueIndex("invitations_pending_unique").on(table.orgId, table.email).where(sql`${table.status} = 'pending'`),
+  ],
+);
+
+/** better-auth model name → our table (passed as the drizzle adapter's `schema` option). */
+export const betterAuthTables = {
+  user: users,
+  session: sessions,
+  account: accounts,
+  verification: verifications,
+  organization: organizations,
+  member: memberships,
+  invitation: invitations,
+};

@@ -1,0 +1,101 @@
+/**
+ * The API server: reads the configuration, opens and migrates the database, seeds the demo, listens,
+ * and prints a short start-up summary. `npm run server` runs it; `npm start` builds the console first.
+ */
+import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import type { FastifyInstance } from "fastify";
+import { buildApp, VERSION } from "./app";
+import { ConfigError, loadConfig, type AppConfig, type Env } from "./config";
+import { databaseTarget, openDatabase, type Database } from "./db/client";
+import { runMigrations } from "./db/migrate";
+import { seedDemo } from "./seed/demo";
+
+export interface MainOptions {
+  /** Environment to read (default process.env). */
+  env?: Env;
+  /** Line printer for the start-up summary (default console.log). */
+  print?: (line: string) => void;
+  /** Handle SIGTERM/SIGINT by closing gracefully and exiting (default true). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: Database;
+  config: AppConfig;
+  /** Stops accepting connections, finishes in-flight requests, then closes the database. */
+  stop(): Promise<void>;
+}
+
+function describeStartupError(error: unknown, config: AppConfig | null): string {
+  const err = error as NodeJS.ErrnoException;
+  if (err.code === "EADDRINUSE" && config) return `PORT ${config.port} is already in use: stop the other process or set PORT to a free port.`;
+  if (err.code === "EACCES" && config) return `Not allowed to listen on ${config.host}:${config.port}: choose a PORT above 1023.`;
+  if (err.code === "ECONNREFUSED" && config?.databaseUrl) return `Cannot reach PostgreSQL at DATABASE_URL (connection refused): is it running?`;
+  return `The server could not start: ${err.message ?? String(error)}`;
+}
+
+export async function main(options: MainOptions = {}): Promise<RunningServer> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  let config: AppConfig | null = null;
+  let database: Database | null = null;
+  try {
+    config = loadConfig(options.env ?? process.env);
+    database = await openDatabase(databaseTarget(config));
+    await runMigrations(database);
+    const app = await buildApp({ config, database });
+    const demo = await seedDemo(database.db, config);
+    await app.listen({ port: config.port, host: config.host });
+
+    print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
+    print(database.kind === "pglite" ? `database: PGlite (${database.location})` : `database: PostgreSQL (${database.location})`);
+    print(config.clerk ? `auth: Clerk (${config.clerk.frontendApiHost})` : "auth: local accounts (better-auth)");
+    print(config.modes.voice === "vapi" ? `voice: Vapi (${config.vapi.apiUrl})` : "voice: sandbox (no VAPI_PRIVATE_KEY)");
+    print(`rate limits: in-process (${config.rateLimitPerMinute}/min per IP on /api)`);
+    print(`API docs: ${config.publicUrl}/api/docs`);
+    if (demo) print(`demo sign-in: ${demo.email} / ${demo.password} (${demo.organisation})`);
+    print(`ready in ${Math.round(performance.now())} ms`);
+    print(`Open ${config.publicUrl}`);
+
+    const running: RunningServer = {
+      app,
+      database,
+      config,
+      stop: async () => {
+        await app.close();
+        await database?.close();
+      },
+    };
+    if (options.handleSignals !== false) {
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) return;
+        stopping = true;
+        app.log.info(`${signal}: finishing in-flight requests, then stopping`);
+        // A request that never ends must not keep the process alive forever.
+        setTimeout(() => process.exit(1), 10_000).unref();
+        running.stop().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`Stopping failed: ${(error as Error).message}`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGTERM", onSignal);
+      process.once("SIGINT", onSignal);
+    }
+    return running;
+  } catch (error) {
+    console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : describeStartupError(error, config));
+    await database?.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+// Run when executed directly (`tsx server/index.ts`), not when imported (scripts/start.ts, tests).
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main();
+}

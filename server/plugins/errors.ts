@@ -1,0 +1,122 @@
+/**
+ * One error shape for the whole API: `{detail, code}` (contract/errors.ts). Validation errors name
+ * the field; 5xx bodies carry nothing internal (the error is logged instead).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { ERROR_CODES, type ErrorBody } from "../../contract";
+
+type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** Thrown by handlers and hooks for an answer the caller can act on. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = "ApiError";
+  }
+
+  static badRequest = (detail: string) => new ApiError(400, ERROR_CODES.badRequest, detail);
+  static unauthorized = (detail = "Sign in to continue: this request needs a valid bearer token.") =>
+    new ApiError(401, ERROR_CODES.unauthorized, detail);
+  static forbidden = (detail: string) => new ApiError(403, ERROR_CODES.forbidden, detail);
+  static notFound = (detail: string) => new ApiError(404, ERROR_CODES.notFound, detail);
+  static conflict = (detail: string) => new ApiError(409, ERROR_CODES.conflict, detail);
+  static upstream = (detail: string) => new ApiError(502, ERROR_CODES.upstream, detail);
+  static organizationRequired = () =>
+    new ApiError(403, ERROR_CODES.organizationRequired, "Choose an organisation first: this action works inside an organisation.");
+}
+
+export const INTERNAL_ERROR_DETAIL = "Something went wrong on our side. Please try again.";
+
+interface ValidationIssue {
+  instancePath: string;
+  message?: string | undefined;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** "email_address: must be a valid email address" — one clause per problem, each naming its field. */
+export function describeValidation(issues: ValidationIssue[], context?: string, input?: unknown): string {
+  const clauses = issues.map((issue) => {
+    const segments = issue.instancePath.split("/").filter(Boolean);
+    const path = segments.join(".");
+    if (issue.keyword === "unrecognized_keys" && Array.isArray(issue.params.keys)) {
+      const keys = issue.params.keys.map((key) => (path ? `${path}.${key}` : String(key)));
+      return `${keys.join(", ")}: ${keys.length > 1 ? "are not known fields" : "is not a known field"}`;
+    }
+    const field = path || context || "request";
+    let message = issue.message ?? "is not valid";
+    if (issue.keyword === "invalid_value" && Array.isArray(issue.params.values)) {
+      message = `must be one of ${issue.params.values.join(", ")}`;
+    } else if (issue.keyword === "invalid_type" && valueAt(input, segments) === undefined) {
+      message = "is required";
+    } else if (message.startsWith(`${field} `)) {
+      // The contract's messages often start with the field name already.
+      message = message.slice(field.length + 1);
+    }
+    return `${field}: ${message}`;
+  });
+  return [...new Set(clauses)].join("; ");
+}
+
+function valueAt(input: unknown, segments: string[]): unknown {
+  let value = input;
+  for (const segment of segments) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/** What was validated (body, querystring, params, headers), to tell a missing field from a wrong one. */
+function validatedInput(request: FastifyRequest, context: string | undefined): unknown {
+  if (context === "body") return request.body;
+  if (context === "querystring") return request.query;
+  if (context === "params") return request.params;
+  if (context === "headers") return request.headers;
+  return undefined;
+}
+
+function send(reply: FastifyReply, status: number, body: ErrorBody) {
+  return reply.status(status).type("application/json; charset=utf-8").send(body);
+}
+
+/** The API's 404 for a path no route answers. */
+export function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split("?")[0];
+  return send(reply, 404, { detail: `No API route ${request.method} ${path}`, code: ERROR_CODES.notFound });
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.statusCode >= 500) request.log.warn({ err: error }, error.detail);
+      return send(reply, error.statusCode, { detail: error.detail, code: error.code });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const input = validatedInput(request, error.validationContext);
+      return send(reply, 400, { detail: describeValidation(error.validation, error.validationContext, input), code: ERROR_CODES.validation });
+    }
+    const status = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
+    if ("validation" in error && Array.isArray(error.validation)) {
+      const input = validatedInput(request, error.validationContext);
+      return send(reply, 400, { detail: describeValidation(error.validation, error.validationContext, input), code: ERROR_CODES.validation });
+    }
+    if (status === 413) {
+      return send(reply, 413, { detail: "The request body is too large.", code: ERROR_CODES.tooLarge });
+    }
+    if (status === 429) {
+      return send(reply, 429, { detail: "Too many requests: wait a moment and try again.", code: ERROR_CODES.rateLimited });
+    }
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, empty body, unsupported media type) say what to fix.
+      return send(reply, status, { detail: error.message, code: status === 404 ? ERROR_CODES.notFound : ERROR_CODES.badRequest });
+    }
+    request.log.error({ err: error }, "request failed");
+    return send(reply, 500, { detail: INTERNAL_ERROR_DETAIL, code: ERROR_CODES.internal });
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * Security headers (helmet, with a CSP the built console runs under), CORS closed to other origins
+ * unless CORS_ORIGINS lists them, and per-IP rate limits on /api (in-process store for now).
+ */
+import helmet from "@fastify/helmet";
+import cors from "@fastify/cors";
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance } from "fastify";
+import type { AuthProvider } from "../auth/types";
+import type { AppConfig } from "../config";
+import fp from "fastify-plugin";
+import { isApiPath } from "./auth";
+
+export function contentSecurityPolicy(config: AppConfig, provider: Pick<AuthProvider, "csp">) {
+  const extra = provider.csp ?? {};
+  const https = config.publicUrl.startsWith("https://");
+  return {
+    defaultSrc: ["'self'"],
+    baseUri: ["'self'"],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'self'"],
+    formAction: ["'self'"],
+    scriptSrc: ["'self'", ...(extra.scriptSrc ?? [])],
+    scriptSrcAttr: ["'none'"],
+    connectSrc: ["'self'", ...(extra.connectSrc ?? [])],
+    imgSrc: ["'self'", "data:", "blob:", ...(extra.imgSrc ?? [])],
+    // antd (and Clerk's components) inject styles at run time.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    fontSrc: ["'self'", "data:"],
+    frameSrc: ["'self'", ...(extra.frameSrc ?? [])],
+    workerSrc: ["'self'", ...(extra.workerSrc ?? [])],
+    // Upgrading requests would break a plain-http deployment (a LAN address, localhost).
+    upgradeInsecureRequests: https ? [] : null,
+  };
+}
+
+export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: AppConfig; provider: AuthProvider }) => {
+  const { config, provider } = opts;
+  const https = config.publicUrl.startsWith("https://");
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: true, directives: contentSecurityPolicy(config, provider) },
+    // HSTS over plain http is ignored by browsers and would pin a future https host by surprise.
+    strictTransportSecurity: https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
+  });
+
+  const allowed = new Set(config.corsOrigins);
+  await app.register(cors, {
+    // Same-origin requests carry no CORS headers at all; other origins only when listed.
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
+    credentials: true,
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    exposedHeaders: ["set-auth-token"],
+    maxAge: 600,
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    // The console's static files are not limited; the API is.
+    allowList: (request) => !isApiPath(request.url),
+  });
+}, { name: "security" });

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, describeDatabaseUrl, frontendApiHostOf, loadConfig } from "../../server/config";
+import { publishableKeyFor } from "./helpers";
+
+const PEM = "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----";
+const clerkKeys = { CLERK_PUBLISHABLE_KEY: publishableKeyFor("example.clerk.accounts.dev"), CLERK_SECRET_KEY: "sk_test_abc" };
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("configuration", () => {
+  it("defaults: port 3000, PGlite in ./.data, local accounts, sandbox voice, closed CORS", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      logLevel: "info",
+      publicUrl: "http://localhost:3000",
+      dataDir: "./.data",
+      databaseUrl: null,
+      corsOrigins: [],
+      seedDemo: true,
+      demoEmail: "demo@example.com",
+      demoPassword: "demo-password",
+      clerk: null,
+      consoleDir: "dist/console",
+      vapi: { privateKey: null, publicKey: null, apiUrl: "https://api.vapi.ai" },
+      modes: { database: "pglite", auth: "local", voice: "sandbox", rateLimit: "memory" },
+    });
+  });
+
+  it("empty values count as unset (as a .env file with KEY= leaves them)", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "", CLERK_SECRET_KEY: " ", CLERK_PUBLISHABLE_KEY: "" }).modes).toMatchObject({
+      database: "pglite",
+      auth: "local",
+    });
+  });
+
+  it("PUBLIC_URL follows PORT unless given, without a trailing slash", () => {
+    expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ PUBLIC_URL: "https://voice.example.com/" }).publicUrl).toBe("https://voice.example.com");
+  });
+
+  it("a bad PORT names the variable, the rule and the value", () => {
+    expect(configError({ PORT: "abc" })).toBe('PORT must be an integer from 1 to 65535 (got "abc")');
+    expect(configError({ PORT: "70000" })).toBe('PORT must be an integer from 1 to 65535 (got "70000")');
+  });
+
+  it("only one Clerk key names the missing one", () => {
+    expect(configError({ CLERK_PUBLISHABLE_KEY: clerkKeys.CLERK_PUBLISHABLE_KEY })).toMatch(/^CLERK_SECRET_KEY is missing/);
+    expect(configError({ CLERK_SECRET_KEY: "sk_test_abc" })).toMatch(/^CLERK_PUBLISHABLE_KEY is missing/);
+  });
+
+  it("a DATABASE_URL that is not PostgreSQL is refused, with any password hidden", () => {
+    const message = configError({ DATABASE_URL: "mysql://root:hunter2@db:3306/app" });
+    expect(message).toBe('DATABASE_URL must start with postgres:// or postgresql:// (got "mysql://root:***@db:3306/app")');
+  });
+
+  it("secrets are never echoed in an error", () => {
+    const message = configError({ ...clerkKeys, CLERK_SECRET_KEY: "not-a-clerk-key-but-secret" });
+    expect(message).toBe("CLERK_SECRET_KEY must be a Clerk secret key (sk_test_… or sk_live_…)");
+    expect(configError({ BETTER_AUTH_SECRET: "short-secret" })).not.toContain("short-secret");
+  });
+
+  it("other bad values name their variable", () => {
+    expect(configError({ LOG_LEVEL: "loud" })).toMatch(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+    expect(configError({ SEED_DEMO: "maybe" })).toBe('SEED_DEMO must be true or false (got "maybe")');
+    expect(configError({ CORS_ORIGINS: "https://ok.example.com, not a url" })).toMatch(/^CORS_ORIGINS must be/);
+    expect(configError({ PUBLIC_URL: "localhost:3000" })).toMatch(/^PUBLIC_URL must be an http/);
+    expect(configError({ CLERK_PUBLISHABLE_KEY: "pk_test_garbage", CLERK_SECRET_KEY: "sk_test_abc" })).toMatch(/^CLERK_PUBLISHABLE_KEY must be a Clerk publishable key/);
+    expect(configError({ ...clerkKeys, CLERK_JWT_KEY: "not a pem" })).toMatch(/^CLERK_JWT_KEY must be a PEM public key/);
+  });
+
+  it("production with local accounts needs BETTER_AUTH_SECRET; with Clerk it does not", () => {
+    expect(configError({ NODE_ENV: "production" })).toMatch(/^BETTER_AUTH_SECRET is required when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: "production", ...clerkKeys }).modes.auth).toBe("clerk");
+  });
+
+  it("Clerk: both keys switch it on; CLERK_JWT_KEY accepts \\n escapes; parties are origins", () => {
+    const config = loadConfig({
+      ...clerkKeys,
+      CLERK_JWT_KEY: PEM.replace(/\n/g, "\\n"),
+      CLERK_AUTHORIZED_PARTIES: "https://app.example.com/, http://localhost:5173",
+    });
+    expect(config.clerk).toEqual({
+      publishableKey: clerkKeys.CLERK_PUBLISHABLE_KEY,
+      secretKey: "sk_test_abc",
+      jwtKey: PEM,
+      apiUrl: "https://api.clerk.com",
+      authorizedParties: ["https://app.example.com", "http://localhost:5173"],
+      frontendApiHost: "example.clerk.accounts.dev",
+    });
+  });
+
+  it("voice is Vapi exactly when VAPI_PRIVATE_KEY is set", () => {
+    expect(loadConfig({ VAPI_PUBLIC_KEY: "pub" }).modes.voice).toBe("sandbox");
+    expect(loadConfig({ VAPI_PRIVATE_KEY: "priv" }).modes.voice).toBe("vapi");
+  });
+
+  it("decodes the Frontend API host from a publishable key", () => {
+    expect(frontendApiHostOf(publishableKeyFor("clerk.voice.example.com"))).toBe("clerk.voice.example.com");
+    expect(frontendApiHostOf("pk_live_" + Buffer.from("no-dollar-sign.example.com").toString("base64"))).toBeNull();
+    expect(frontendApiHostOf("sk_test_abc")).toBeNull();
+  });
+
+  it("describes a database URL for the log without its password", () => {
+    expect(describeDatabaseUrl("postgres://app:s3cret@db.example.com:6543/voice")).toBe("db.example.com:6543/voice, password hidden");
+    expect(describeDatabaseUrl("postgres://postgres@127.0.0.1/postgres")).toBe("127.0.0.1:5432/postgres");
+  });
+});

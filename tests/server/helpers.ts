@@ -1,0 +1,208 @@
+/**
+ * One way to build the server for tests: the real app (buildApp) on a migrated database created once
+ * per test file and shared by the apps built in that file, with configuration overrides given as
+ * environment variables (the same parsing as production).
+ *
+ * The database is an in-memory PGlite, or, when TEST_DATABASE_URL is set, a uniquely named database
+ * on that PostgreSQL server (dropped afterwards): the whole suite then runs on PostgreSQL.
+ */
+import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import pg from "pg";
+import { expect } from "vitest";
+import { buildApp } from "../../server/app";
+import type { AuthProvider } from "../../server/auth/types";
+import { loadConfig, type AppConfig, type Env } from "../../server/config";
+import { openDatabase, type Database } from "../../server/db/client";
+import { MIGRATIONS_FOLDER, runMigrations } from "../../server/db/migrate";
+
+/**
+ * A migrated PGlite saved as a tarball in the OS temp folder, keyed by the migrations and PGlite's
+ * version: loading it takes about a third of the time of a fresh PGlite (initdb) plus migrations.
+ */
+async function migratedSnapshot(): Promise<Blob> {
+  const hash = createHash("sha256").update(readFileSync(new URL("../../node_modules/@electric-sql/pglite/package.json", import.meta.url)));
+  for (const file of readdirSync(MIGRATIONS_FOLDER, { recursive: true, encoding: "utf8" }).sort()) {
+    if (file.endsWith(".sql") || file.endsWith(".json")) hash.update(file).update(readFileSync(join(MIGRATIONS_FOLDER, file)));
+  }
+  const file = join(tmpdir(), `vap-pglite-migrated-${hash.digest("hex").slice(0, 16)}.tar`);
+  if (existsSync(file)) return new Blob([readFileSync(file)]);
+  const database = await openDatabase({ kind: "pglite-memory" });
+  await runMigrations(database);
+  if (database.driver.kind !== "pglite") throw new Error("expected PGlite");
+  const snapshot = await database.driver.db.$client.dumpDataDir("none");
+  await database.close();
+  // Written then renamed, so a parallel test file never reads half a snapshot.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, Buffer.from(await snapshot.arrayBuffer()));
+  renameSync(partial, file);
+  return snapshot;
+}
+
+/** A fresh in-memory PGlite with every migration applied. */
+export async function pgliteDatabase(): Promise<Database> {
+  const database = await openDatabase({ kind: "pglite-memory", snapshot: await migratedSnapshot() });
+  // Applies nothing when the snapshot is current; keeps the result right if it is not.
+  await runMigrations(database);
+  return database;
+}
+
+/** The suite's database: PGlite, or PostgreSQL when TEST_DATABASE_URL is set; close() cleans up. */
+export async function migratedDatabase(): Promise<Database> {
+  if (!TEST_DATABASE_URL) return pgliteDatabase();
+  const { database, drop } = await postgresDatabase(TEST_DATABASE_URL);
+  return { ...database, close: drop };
+}
+
+/** PostgreSQL for the suite's PostgreSQL run (TEST_DATABASE_URL): see postgresDatabase. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
+
+/**
+ * A uniquely named database on the TEST_DATABASE_URL server, migrated; drop() removes it.
+ * Each test file gets its own, so files can run in parallel.
+ */
+export async function postgresDatabase(serverUrl: string): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
+  const name = `vap_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: target.toString() });
+  await runMigrations(database);
+  return {
+    database,
+    url: target.toString(),
+    drop: async () => {
+      await database.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** The configuration tests start from: quiet, no demo, no console build, local accounts. */
+export function testConfig(env: Env = {}): AppConfig {
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    SEED_DEMO: "false",
+    PUBLIC_URL: "http://localhost:3000",
+    CONSOLE_DIR: "/nonexistent/console",
+    ...env,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  database: Database;
+}
+
+export async function buildTestApp(database: Database, env: Env = {}, authProvider?: AuthProvider): Promise<TestApp> {
+  const config = testConfig(env);
+  const app = await buildApp({ config, database, logger: false, ...(authProvider ? { authProvider } : {}) });
+  return { app, config, database };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A unique email, so tests sharing one database never collide. */
+export const uniqueEmail = (label = "user") => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+export const PASSWORD = "correct-horse-battery";
+
+/** Signs up through better-auth's HTTP API; returns the session token (the bearer the console sends). */
+export async function signUp(app: FastifyInstance, email = uniqueEmail(), name = "Test Person"): Promise<{ token: string; userId: string; email: string }> {
+  const response = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { email, password: PASSWORD, name } });
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json() as { token: string; user: { id: string } };
+  return { token: body.token, userId: body.user.id, email };
+}
+
+export async function signIn(app: FastifyInstance, email: string, password = PASSWORD): Promise<string> {
+  const response = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password } });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { token: string }).token;
+}
+
+/** Creates an organisation as the token's user (better-auth makes it the session's active one). */
+export async function createOrganisation(app: FastifyInstance, token: string, name = `Org ${randomUUID().slice(0, 6)}`): Promise<string> {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const response = await app.inject({ method: "POST", url: "/api/auth/organization/create", headers: bearer(token), payload: { name, slug } });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { id: string }).id;
+}
+
+export function invite(app: FastifyInstance, token: string | null, organizationId: string, payload: Record<string, unknown>): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: "POST",
+    url: `/api/organization/${encodeURIComponent(organizationId)}/invite`,
+    headers: token ? bearer(token) : {},
+    payload,
+  });
+}
+
+// ---- Clerk session tokens, minted locally (RS256) and verified networklessly with CLERK_JWT_KEY ----
+
+export interface ClerkKeys {
+  privateKey: KeyObject;
+  publicPem: string;
+}
+
+export function clerkKeyPair(): ClerkKeys {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return { privateKey, publicPem: publicKey.export({ type: "spki", format: "pem" }).toString() };
+}
+
+/** A publishable key whose Frontend API host is `host` (pk_test_ + base64("host$")). */
+export const publishableKeyFor = (host: string) => `pk_test_${Buffer.from(`${host}$`).toString("base64")}`;
+
+export const CLERK_FRONTEND_HOST = "clean-kit-42.clerk.accounts.dev";
+
+export function clerkEnv(keys: ClerkKeys, extra: Env = {}): Env {
+  return {
+    CLERK_PUBLISHABLE_KEY: publishableKeyFor(CLERK_FRONTEND_HOST),
+    CLERK_SECRET_KEY: "sk_test_notarealsecret",
+    // As it sits in a .env file: one line, newlines written as \n.
+    CLERK_JWT_KEY: keys.publicPem.trim().replace(/\n/g, "\\n"),
+    ...extra,
+  };
+}
+
+export interface SessionClaimsInput {
+  sub: string;
+  org?: { id: string; role: "admin" | "member"; slug?: string } | null;
+  /** Seconds from now until expiry (negative = already expired). */
+  expiresIn?: number;
+  azp?: string;
+  extra?: Record<string, unknown>;
+}
+
+/** A Clerk-shaped session token: v2 `o` claim and the v1 `org_*` claims side by side. */
+export function mintClerkToken(privateKey: KeyObject, input: SessionClaimsInput): string {
+  const now = Math.floor(Date.now() / 1000);
+  const claims: Record<string, unknown> = {
+    sub: input.sub,
+    sid: `sess_${randomUUID().replace(/-/g, "")}`,
+    iss: `https://${CLERK_FRONTEND_HOST}`,
+    azp: input.azp ?? "http://localhost:3000",
+    iat: now - 5,
+    nbf: now - 10,
+    exp: now + (input.expiresIn ?? 60),
+    v: 2,
+    ...input.extra,
+  };
+  if (input.org) {
+    claims.o = { id: input.org.id, rol: input.org.role, slg: input.org.slug ?? input.org.id };
+    claims.org_id = input.org.id;
+    claims.org_role = `org:${input.org.role}`;
+    claims.org_slug = input.org.slug ?? input.org.id;
+  }
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const unsigned = `${encode({ alg: "RS256", typ: "JWT", kid: "ins_test" })}.${encode(claims)}`;
+  return `${unsigned}.${sign("RSA-SHA256", Buffer.from(unsigned), privateKey).toString("base64url")}`;
+}

@@ -1,0 +1,231 @@
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../server/db/client";
+import { loadConfig } from "../../server/config";
+import { invitations, memberships, organizations, users } from "../../server/db/schema";
+import { seedDemo } from "../../server/seed/demo";
+import {
+  PASSWORD,
+  bearer,
+  buildTestApp,
+  createOrganisation,
+  invite,
+  migratedDatabase,
+  signIn,
+  signUp,
+  testConfig,
+  uniqueEmail,
+} from "./helpers";
+
+let database: Database;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  database = await migratedDatabase();
+  ({ app } = await buildTestApp(database));
+});
+afterAll(async () => {
+  await app.close();
+  await database.close();
+});
+
+async function activeOrganisation(token: string): Promise<string | null> {
+  const response = await app.inject({ method: "GET", url: "/api/auth/get-session", headers: bearer(token) });
+  expect(response.statusCode).toBe(200);
+  return (response.json() as { session: { activeOrganizationId: string | null } }).session.activeOrganizationId ?? null;
+}
+
+describe("local accounts (better-auth) end to end", () => {
+  it("signs up, reads the bearer token from get-session, and calls the API with it", async () => {
+    const email = uniqueEmail("first");
+    const signUpResponse = await app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      payload: { email, password: PASSWORD, name: "First Person" },
+    });
+    expect(signUpResponse.statusCode).toBe(200);
+    const cookie = signUpResponse.cookies.find((c) => c.name.endsWith("session_token"));
+    expect(cookie).toBeDefined();
+
+    // What the console does: getSession() with its cookie, then session.token as the bearer.
+    const session = await app.inject({ method: "GET", url: "/api/auth/get-session", cookies: { [cookie!.name]: cookie!.value } });
+    const token = (session.json() as { session: { token: string } }).session.token;
+    expect(token).toMatch(/\S{20,}/);
+
+    // Signed in but in no organisation yet: the API asks to choose one.
+    const noOrg = await invite(app, token, "anything", { email_address: uniqueEmail() });
+    expect(noOrg.statusCode).toBe(403);
+    expect(noOrg.json()).toEqual({
+      detail: "Choose an organisation first: this action works inside an organisation.",
+      code: "organization_required",
+    });
+
+    const orgId = await createOrganisation(app, token, "First Org");
+    expect(await activeOrganisation(token)).toBe(orgId);
+    const ok = await invite(app, token, orgId, { email_address: uniqueEmail() });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toEqual({ status: "success" });
+  });
+
+  it("rejects a wrong password, a made-up token and a signed-out token", async () => {
+    const { token, email } = await signUp(app);
+    const orgId = await createOrganisation(app, token);
+
+    const wrong = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "not-the-password" } });
+    expect(wrong.statusCode).toBe(401);
+
+    const madeUp = await invite(app, "not-a-real-session-token", orgId, { email_address: uniqueEmail() });
+    expect(madeUp.statusCode).toBe(401);
+    expect(madeUp.json()).toMatchObject({ code: "unauthorized" });
+
+    const signOut = await app.inject({ method: "POST", url: "/api/auth/sign-out", headers: bearer(token) });
+    expect(signOut.statusCode).toBe(200);
+    const after = await invite(app, token, orgId, { email_address: uniqueEmail() });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it("switches organisation; the API follows the active one", async () => {
+    const { token } = await signUp(app);
+    const first = await createOrganisation(app, token, "Switch One");
+    const second = await createOrganisation(app, token, "Switch Two");
+    expect(await activeOrganisation(token)).toBe(second);
+    expect((await invite(app, token, first, { email_address: uniqueEmail() })).statusCode).toBe(404);
+
+    const setActive = await app.inject({
+      method: "POST",
+      url: "/api/auth/organization/set-active",
+      headers: bearer(token),
+      payload: { organizationId: first },
+    });
+    expect(setActive.statusCode, setActive.body).toBe(200);
+    expect((await invite(app, token, first, { email_address: uniqueEmail() })).statusCode).toBe(200);
+    expect((await invite(app, token, second, { email_address: uniqueEmail() })).statusCode).toBe(404);
+
+    const list = await app.inject({ method: "GET", url: "/api/auth/organization/list", headers: bearer(token) });
+    expect((list.json() as { id: string }[]).map((org) => org.id).sort()).toEqual([first, second].sort());
+  });
+
+  it("better-auth's organisation endpoints the console uses work on our tables (role, leave)", async () => {
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Console Calls");
+    const memberEmail = uniqueEmail("leaver");
+    expect((await invite(app, admin.token, orgId, { email_address: memberEmail })).statusCode).toBe(200);
+    const member = await signUp(app, memberEmail);
+
+    const role = (token: string) =>
+      app.inject({ method: "GET", url: `/api/auth/organization/get-active-member-role?organizationId=${orgId}`, headers: bearer(token) });
+    expect((await role(admin.token)).json()).toEqual({ role: "admin" });
+    expect((await role(member.token)).json()).toEqual({ role: "member" });
+
+    const leave = await app.inject({ method: "POST", url: "/api/auth/organization/leave", headers: bearer(member.token), payload: { organizationId: orgId } });
+    expect(leave.statusCode, leave.body).toBe(200);
+    expect(await activeOrganisation(member.token)).toBeNull();
+    expect(await database.db.select().from(memberships).where(eq(memberships.userId, member.userId))).toEqual([]);
+  });
+
+  it("makes the oldest membership active when a new session starts without one", async () => {
+    const { token, email } = await signUp(app);
+    const oldest = await createOrganisation(app, token, "Oldest");
+    await createOrganisation(app, token, "Newer");
+    const freshToken = await signIn(app, email);
+    expect(await activeOrganisation(freshToken)).toBe(oldest);
+  });
+
+  it("an invited email that signs up joins the organisation with the invited role", async () => {
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Inviting Org");
+    const newcomerEmail = uniqueEmail("Newcomer");
+    const sent = await invite(app, admin.token, orgId, { email_address: newcomerEmail.toUpperCase(), role: "org:admin" });
+    expect(sent.statusCode, sent.body).toBe(200);
+
+    // better-auth's own endpoint sees our invitation, in its role vocabulary.
+    const listed = await app.inject({
+      method: "GET",
+      url: `/api/auth/organization/list-invitations?organizationId=${orgId}`,
+      headers: bearer(admin.token),
+    });
+    expect(listed.json()).toEqual([expect.objectContaining({ email: newcomerEmail.toLowerCase(), role: "admin", status: "pending" })]);
+
+    const newcomer = await signUp(app, newcomerEmail.toLowerCase());
+    expect(await activeOrganisation(newcomer.token)).toBe(orgId);
+    // As an admin, the newcomer may invite in turn.
+    expect((await invite(app, newcomer.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
+    const [invitation] = await database.db.select().from(invitations).where(eq(invitations.email, newcomerEmail.toLowerCase()));
+    expect(invitation?.status).toBe("accepted");
+  });
+
+  it("an existing user who signs in with an invited email joins, as a member by default", async () => {
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Second Home");
+    const existing = await signUp(app);
+    const ownOrg = await createOrganisation(app, existing.token, "Own Org");
+    expect((await invite(app, admin.token, orgId, { email_address: existing.email })).statusCode).toBe(200);
+
+    const token = await signIn(app, existing.email);
+    // The organisation they were just invited to opens first; their own one is still theirs.
+    expect(await activeOrganisation(token)).toBe(orgId);
+    const denied = await invite(app, token, orgId, { email_address: uniqueEmail() });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toMatchObject({ code: "forbidden" });
+    const rows = await database.db.select().from(memberships).where(eq(memberships.userId, existing.userId));
+    expect(rows.map((row) => [row.orgId, row.role]).sort()).toEqual([[orgId, "member"], [ownOrg, "admin"]].sort());
+  });
+
+  it("an expired invitation is not accepted", async () => {
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Expired Invites");
+    const email = uniqueEmail("late");
+    expect((await invite(app, admin.token, orgId, { email_address: email })).statusCode).toBe(200);
+    await database.db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.email, email));
+
+    const late = await signUp(app, email);
+    expect(await activeOrganisation(late.token)).toBeNull();
+    expect(await database.db.select().from(memberships).where(eq(memberships.userId, late.userId))).toEqual([]);
+  });
+
+  it("someone removed from the active organisation loses its rights at once", async () => {
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Removal");
+    expect((await invite(app, admin.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
+    await database.db.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, admin.userId)));
+    const after = await invite(app, admin.token, orgId, { email_address: uniqueEmail() });
+    expect(after.statusCode).toBe(403);
+    expect(after.json()).toMatchObject({ code: "organization_required" });
+  });
+});
+
+describe("demo seed", () => {
+  it("creates the demo admin once, who signs in to Demo Organisation", async () => {
+    const own = await migratedDatabase();
+    try {
+      expect(await seedDemo(own.db, testConfig({ SEED_DEMO: "false" }))).toBeNull();
+      expect(await own.db.select().from(users)).toEqual([]);
+      const config = testConfig({ SEED_DEMO: "true", DEMO_EMAIL: "Demo@Example.com", DEMO_PASSWORD: "demo-password" });
+      expect(await seedDemo(own.db, config)).toEqual({ email: "demo@example.com", password: "demo-password", organisation: "Demo Organisation" });
+      expect(await seedDemo(own.db, config)).toBeNull();
+
+      const { app: demoApp } = await buildTestApp(own, { SEED_DEMO: "true" });
+      try {
+        const token = await signIn(demoApp, "demo@example.com", "demo-password");
+        const session = await demoApp.inject({ method: "GET", url: "/api/auth/get-session", headers: bearer(token) });
+        const orgId = (session.json() as { session: { activeOrganizationId: string } }).session.activeOrganizationId;
+        const [org] = await own.db.select().from(organizations).where(eq(organizations.id, orgId));
+        expect(org).toMatchObject({ name: "Demo Organisation", slug: "demo-organisation" });
+        expect((await invite(demoApp, token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
+      } finally {
+        await demoApp.close();
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("is on by default, off by default in production, and SEED_DEMO decides when set", () => {
+    const secret = { BETTER_AUTH_SECRET: "x".repeat(32) };
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: "production", ...secret }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: "production", ...secret, SEED_DEMO: "true" }).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: "off" }).seedDemo).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The server as `npm run server` starts it: a real process on a temporary DATA_DIR.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => ok(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+interface ServerProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): ServerProcess {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      CONSOLE_DIR: "/nonexistent/console",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForOutput(server: ServerProcess, text: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!server.output().includes(text)) {
+    if (server.child.exitCode !== null) throw new Error(`The server exited (${server.child.exitCode}):\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`No "${text}" within ${timeoutMs} ms:\n${server.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function stop(server: ServerProcess): Promise<number | null> {
+  server.child.kill("SIGTERM");
+  return server.exited;
+}
+
+describe("npm run server", () => {
+  let dataDir: string;
+  let port: number;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "vap-start-"));
+    port = await freePort();
+    env = { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("starts, prints what runs where, seeds the demo, keeps sessions across a restart, stops on SIGTERM", async () => {
+    const first = startServer(env);
+    await waitForOutput(first, "Open ");
+    const lines = first.output();
+    expect(lines).toContain(`database: PGlite (${dataDir}/pglite)`);
+    expect(lines).toContain("auth: local accounts (better-auth)");
+    expect(lines).toContain("voice: sandbox (no VAPI_PRIVATE_KEY)");
+    expect(lines).toContain("rate limits: in-process");
+    expect(lines).toContain("demo sign-in: demo@example.com / demo-password (Demo Organisation)");
+    expect(lines).toContain(`Open http://127.0.0.1:${port}`);
+
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ email: "demo@example.com", password: "demo-password" }),
+    });
+    expect(signIn.status).toBe(200);
+    const { token } = (await signIn.json()) as { token: string };
+    // The generated secret is kept, readable by its owner only.
+    expect(statSync(join(dataDir, "auth-secret")).mode & 0o777).toBe(0o600);
+    expect(await stop(first)).toBe(0);
+
+    // Same data folder, same secret: the session survives the restart, and the demo is not seeded twice.
+    const second = startServer(env);
+    await waitForOutput(second, "Open ");
+    expect(second.output()).not.toContain("demo sign-in");
+    const session = await fetch(`${base}/api/auth/get-session`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await session.json()) as { user?: { email: string } } | null)?.user?.email).toBe("demo@example.com");
+    expect(await stop(second)).toBe(0);
+  });
+
+  it("a bad variable stops it with exit code 1 and a message naming it", async () => {
+    const server = startServer({ DATA_DIR: dataDir, PORT: "abc" });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('Configuration error: PORT must be an integer from 1 to 65535 (got "abc")');
+  });
+});
