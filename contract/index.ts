@@ -6,3 +6,4 @@ export * from "./permissions";
 export * from "./roles";
 export * from "./paging";
 export * from "./call-list";
+export * from "./agent";

@@ -17,7 +17,12 @@ import { registerErrorHandler } from "./plugins/errors";
 import { securityPlugin } from "./plugins/security";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
+import { agentRoutes } from "./routes/agents";
+import { catalogRoutes } from "./routes/catalog";
+import { fileRoutes } from "./routes/files";
 import { organizationRoutes } from "./routes/organization";
+import { createVoiceProvider } from "./voice";
+import type { VoiceProvider } from "./voice/types";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -25,6 +30,7 @@ declare module "fastify" {
     /** The Drizzle database (PGlite or PostgreSQL). */
     db: Db;
     authProvider: AuthProvider;
+    voice: VoiceProvider;
   }
 }
 
@@ -38,6 +44,8 @@ export interface BuildAppOptions {
   authProvider?: AuthProvider;
   /** Fastify's logger option; default: pino at LOG_LEVEL. */
   logger?: FastifyServerOptions["logger"];
+  /** The voice provider (default: chosen from the configuration); tests pass fakes. */
+  voiceProvider?: VoiceProvider;
   /** For uptime in /api/health (default: now). */
   startedAt?: number;
 }
@@ -58,9 +66,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
 
   const provider = options.authProvider ?? (await createAuthProvider(config, database, app.log));
+  const voice = options.voiceProvider ?? createVoiceProvider(config);
   app.decorate("config", config);
   app.decorate("db", database.db);
   app.decorate("authProvider", provider);
+  app.decorate("voice", voice);
 
   // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
   await app.register(authPlugin, { provider, db: database.db });
@@ -71,6 +81,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { prefix: API_BASE, version: VERSION, modes: config.modes, startedAt: options.startedAt ?? Date.now() });
   await app.register(configRoutes, { prefix: API_BASE, config });
   await app.register(organizationRoutes, { prefix: API_BASE, db: database.db, provider });
+  await app.register(agentRoutes, { prefix: API_BASE, db: database.db, voice });
+  await app.register(catalogRoutes, { prefix: API_BASE });
+  await app.register(fileRoutes, { prefix: API_BASE, db: database.db, voice, config });
 
   await app.register(consolePlugin, { consoleDir: config.consoleDir });
   return app;

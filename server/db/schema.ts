@@ -8,7 +8,8 @@
  * column server/data/orgScope.ts filters on, so no query on them can forget the organisation.
  */
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { AgentConfig } from "../../contract/agent";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -143,3 +144,55 @@ export const betterAuthTables = {
   member: memberships,
   invitation: invitations,
 };
+
+/**
+ * Voice agents. The whole editable configuration (contract/agent.ts) is one JSON document: it is read
+ * and written whole, and the provider mapping reads it whole; the columns beside it are what queries use.
+ */
+export const agents = pgTable(
+  "agents",
+  {
+    // Random UUIDs: agent ids appear in public and shared links and must not be guessable.
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    config: jsonb("config").$type<AgentConfig>().notNull(),
+    isPublic: boolean("is_public").notNull().default(false),
+    /** The voice provider's assistant id (null in sandbox mode). */
+    providerAssistantId: text("provider_assistant_id"),
+    /** The agent this one was cloned from through a shared private link. */
+    clonedFrom: uuid("cloned_from"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // The agent list and "the most recently edited agent" read by organisation, newest first.
+    index("agents_org_updated_idx").on(table.orgId, table.updatedAt),
+    // One clone of a given agent per organisation (409 on a second).
+    uniqueIndex("agents_org_cloned_from_unique").on(table.orgId, table.clonedFrom).where(sql`${table.clonedFrom} is not null`),
+  ],
+);
+
+/** Knowledge-base files an agent can search during a call (agent config `knowledge_base_files` holds their ids). */
+export const knowledgeBaseFiles = pgTable(
+  "knowledge_base_files",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    mimeType: text("mime_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    /** Where the bytes are under DATA_DIR in sandbox mode (null when the provider keeps them). */
+    storageKey: text("storage_key"),
+    /** The voice provider's file id (Vapi mode). */
+    providerFileId: text("provider_file_id"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("knowledge_base_files_org_created_idx").on(table.orgId, table.createdAt)],
+);
