@@ -1,12 +1,42 @@
-import { defineConfig } from "vite";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
+
+const OUT_DIR = "dist/console";
+
+/**
+ * Writes .br and .gz beside every text asset once, at build time, so the server sends compressed
+ * files without compressing per request (@fastify/static `preCompressed`).
+ */
+function precompress(): Plugin {
+  return {
+    name: "precompress",
+    apply: "build",
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const path = join(dir, name);
+          return statSync(path).isDirectory() ? walk(path) : [path];
+        });
+      for (const file of walk(OUT_DIR)) {
+        if (!/\.(js|css|html|svg|json)$/.test(file)) continue;
+        const bytes = readFileSync(file);
+        if (bytes.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
 
 // The console is built once and served by the API server (one process, one port).
 // In `npm run dev` Vite serves it with hot reload and proxies /api to the API server.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
-    outDir: "dist/console",
+    outDir: OUT_DIR,
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,

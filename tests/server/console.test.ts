@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
@@ -21,6 +22,8 @@ beforeAll(async () => {
   mkdirSync(join(consoleDir, "assets"));
   writeFileSync(join(consoleDir, "index.html"), INDEX);
   writeFileSync(join(consoleDir, "assets", "x.js"), SCRIPT);
+  // The build writes a .gz beside large text assets (vite.config.ts precompress).
+  writeFileSync(join(consoleDir, "assets", "x.js.gz"), gzipSync(SCRIPT));
   writeFileSync(join(consoleDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   ({ app } = await buildTestApp(database, { CONSOLE_DIR: consoleDir }));
 });
@@ -51,6 +54,17 @@ describe("serving the built console", () => {
     const icon = await app.inject({ method: "GET", url: "/favicon.svg" });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("sends the precompressed file to a browser that accepts gzip, and the plain file otherwise", async () => {
+    const gzipped = await app.inject({ method: "GET", url: "/assets/x.js", headers: { "accept-encoding": "gzip" } });
+    expect(gzipped.statusCode).toBe(200);
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(SCRIPT);
+
+    const plain = await app.inject({ method: "GET", url: "/assets/x.js", headers: { "accept-encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
   });
 
   it("a missing asset is a 404, not the page", async () => {
