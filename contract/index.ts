@@ -7,3 +7,5 @@ export * from "./roles";
 export * from "./paging";
 export * from "./call-list";
 export * from "./agent";
+export * from "./catalog";
+export * from "./file";

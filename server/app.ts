@@ -83,7 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(organizationRoutes, { prefix: API_BASE, db: database.db, provider });
   await app.register(agentRoutes, { prefix: API_BASE, db: database.db, voice });
   await app.register(catalogRoutes, { prefix: API_BASE });
-  await app.register(fileRoutes, { prefix: API_BASE, db: database.db, voice, config });
+  await app.register(fileRoutes, { prefix: API_BASE, db: database.db, voice, config, inMemoryDatabase: database.inMemory });
 
   await app.register(consolePlugin, { consoleDir: config.consoleDir });
   return app;

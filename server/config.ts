@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Modes } from "../contract";
+import { DEFAULT_FILE_MAX_BYTES } from "../contract/file";
 
 /** A bad or missing environment variable; the message names the variable and the problem. */
 export class ConfigError extends Error {
@@ -34,6 +35,8 @@ export interface AppConfig {
   betterAuthSecret: string | null;
   clerk: ClerkConfig | null;
   vapi: { privateKey: string | null; publicKey: string | null; apiUrl: string };
+  /** Largest knowledge-base file an upload may carry (FILE_MAX_BYTES, default 10 MB). */
+  fileMaxBytes: number;
   consoleDir: string;
   rateLimitPerMinute: number;
   modes: Modes;
@@ -65,6 +68,7 @@ export const ENV_VARIABLES = [
   "VAPI_PRIVATE_KEY",
   "VAPI_PUBLIC_KEY",
   "VAPI_API_URL",
+  "FILE_MAX_BYTES",
   "CONSOLE_DIR",
 ] as const;
 type EnvName = (typeof ENV_VARIABLES)[number];
@@ -142,6 +146,8 @@ const parsers = {
   CLERK_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
   CLERK_AUTHORIZED_PARTIES: commaList(origin, "http(s) origins"),
   VAPI_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
+  // Uploads are held in memory while they are checked: 1 byte to 100 MB.
+  FILE_MAX_BYTES: integer(1, 100 * 1024 * 1024),
 } satisfies Partial<Record<EnvName, z.ZodType>>;
 
 function shown(name: EnvName, raw: string): string {
@@ -235,6 +241,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       publicKey: raw("VAPI_PUBLIC_KEY")?.trim() ?? null,
       apiUrl: read("VAPI_API_URL") ?? "https://api.vapi.ai",
     },
+    fileMaxBytes: read("FILE_MAX_BYTES") ?? DEFAULT_FILE_MAX_BYTES,
     consoleDir: raw("CONSOLE_DIR") ?? "dist/console",
     rateLimitPerMinute: read("RATE_LIMIT_PER_MINUTE") ?? 600,
     modes: {

@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     readonly detail: string,
+    /** Extra facts for the caller, sent as the body's `data` (a 409 names the existing record's id). */
+    readonly data?: unknown,
   ) {
     super(detail);
     this.name = "ApiError";
@@ -24,7 +26,7 @@ export class ApiError extends Error {
     new ApiError(401, ERROR_CODES.unauthorized, detail);
   static forbidden = (detail: string) => new ApiError(403, ERROR_CODES.forbidden, detail);
   static notFound = (detail: string) => new ApiError(404, ERROR_CODES.notFound, detail);
-  static conflict = (detail: string) => new ApiError(409, ERROR_CODES.conflict, detail);
+  static conflict = (detail: string, data?: unknown) => new ApiError(409, ERROR_CODES.conflict, detail, data);
   static upstream = (detail: string) => new ApiError(502, ERROR_CODES.upstream, detail);
   static organizationRequired = () =>
     new ApiError(403, ERROR_CODES.organizationRequired, "Choose an organisation first: this action works inside an organisation.");
@@ -54,9 +56,10 @@ export function describeValidation(issues: ValidationIssue[], context?: string, 
       message = `must be one of ${issue.params.values.join(", ")}`;
     } else if (issue.keyword === "invalid_type" && valueAt(input, segments) === undefined) {
       message = "is required";
-    } else if (message.startsWith(`${field} `)) {
-      // The contract's messages often start with the field name already.
-      message = message.slice(field.length + 1);
+    } else {
+      // The contract's messages often start with the field's name already (a nested one with its own name).
+      const named = [field, segments.at(-1)].find((name) => name && message.startsWith(`${name} `));
+      if (named) message = message.slice(named.length + 1);
     }
     return `${field}: ${message}`;
   });
@@ -81,7 +84,7 @@ function validatedInput(request: FastifyRequest, context: string | undefined): u
   return undefined;
 }
 
-function send(reply: FastifyReply, status: number, body: ErrorBody) {
+function send(reply: FastifyReply, status: number, body: ErrorBody & { data?: unknown }) {
   return reply.status(status).type("application/json; charset=utf-8").send(body);
 }
 
@@ -95,7 +98,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     if (error instanceof ApiError) {
       if (error.statusCode >= 500) request.log.warn({ err: error }, error.detail);
-      return send(reply, error.statusCode, { detail: error.detail, code: error.code });
+      const data = error.data === undefined ? {} : { data: error.data };
+      return send(reply, error.statusCode, { detail: error.detail, code: error.code, ...data });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const input = validatedInput(request, error.validationContext);

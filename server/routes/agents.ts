@@ -1,6 +1,250 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  PUBLIC_AGENT_DEFAULT_DESCRIPTION,
+  PUBLIC_AGENT_DEFAULT_GREETING,
+  agentCloneConflictSchema,
+  agentCreateSchema,
+  agentIdParamsSchema,
+  agentListQuerySchema,
+  agentSchema,
+  agentTemplateCreateSchema,
+  agentTemplateSchema,
+  agentUpdateSchema,
+  apiPaths,
+  appointmentToggleSchema,
+  can,
+  errorBodySchema,
+  publicAgentFallbackName,
+  publicAgentProfileSchema,
+  type Action,
+} from "../../contract";
+import { findAgent, findAgentInAnyOrganisation, listAgents, storedConfig, toApiAgent } from "../agents/repository";
+import { agentNotFound, cloneAgent, createAgent, deleteAgent, updateAgent, type AgentContext } from "../agents/service";
+import { listTemplates, templateConfig } from "../agents/templates";
 import type { Db } from "../db/client";
+import { ApiError } from "../plugins/errors";
 import type { VoiceProvider } from "../voice/types";
 
+const agentResponse = z.object({ data: agentSchema });
+const agentListResponse = z.object({ data: z.array(agentSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+const deletedResponse = z.object({ data: z.object({ id: z.uuid() }) });
+const templatesResponse = z.object({ data: z.array(agentTemplateSchema) });
+const publicProfileResponse = z.object({ data: publicAgentProfileSchema });
+
+const tags = ["agent"];
+const security = [{ bearerAuth: [] }];
+/** The error answers every route with an agent id can give. */
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+/** Routes that save to the voice provider can also answer 502. */
+const savingErrors = { ...errors, 502: errorBodySchema };
+
+const VERBS: Partial<Record<Action, string>> = { list: "view", show: "view", create: "create", edit: "edit", delete: "delete" };
+
 /** /agent routes (spec §7): CRUD, templates, appointment toggle, clone, public profile. */
-export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider }> = async () => {};
+export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider }> = async (app, { db, voice }) => {
+  /** The caller's organisation and the voice provider, once the role may do `action` on agents (403 otherwise). */
+  function allowed(request: FastifyRequest, action: Action): AgentContext & { userId: string } {
+    const identity = request.requireIdentity();
+    const scope = request.requireOrg();
+    if (!can(identity.role, "agent", action)) throw ApiError.forbidden(`Your role may not ${VERBS[action] ?? action} agents.`);
+    return { scope, voice, log: request.log, userId: identity.userId };
+  }
+
+  /** One of the caller's organisation's agents; another organisation's answers as if it did not exist. */
+  async function ownAgent(ctx: AgentContext, id: string) {
+    const row = await findAgent(ctx.scope, id);
+    if (!row) throw agentNotFound();
+    return row;
+  }
+
+  app.get(
+    apiPaths.agents,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "List the organisation's agents, most recently edited first",
+        querystring: agentListQuerySchema,
+        response: { 200: agentListResponse, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { page, limit } = request.query;
+      const { rows, total } = await listAgents(allowed(request, "list").scope, page, limit);
+      return { data: rows.map(toApiAgent), total, page, limit };
+    },
+  );
+
+  app.get(
+    apiPaths.agentTemplates,
+    {
+      schema: { tags, security, summary: "The agent templates", response: { 200: templatesResponse, 401: errorBodySchema, 403: errorBodySchema } },
+    },
+    async (request) => {
+      allowed(request, "list");
+      return { data: listTemplates() };
+    },
+  );
+
+  app.post(
+    apiPaths.agentFromTemplate,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Create an agent from a template",
+        description: "`agent_name` renames the new agent; every other setting comes from the template.",
+        body: agentTemplateCreateSchema,
+        response: { 201: agentResponse, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 502: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const ctx = allowed(request, "create");
+      const row = await createAgent(ctx, { config: templateConfig(request.body.template, request.body.agent_name), isPublic: false, createdBy: ctx.userId });
+      return reply.status(201).send({ data: toApiAgent(row) });
+    },
+  );
+
+  app.post(
+    apiPaths.agents,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Create an agent",
+        description: "Any subset of the settings; the spec's defaults fill the rest. The agent is saved to the voice provider first.",
+        body: agentCreateSchema,
+        response: { 201: agentResponse, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 502: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const ctx = allowed(request, "create");
+      const { is_public: isPublic, ...config } = request.body;
+      const row = await createAgent(ctx, { config, isPublic, createdBy: ctx.userId });
+      return reply.status(201).send({ data: toApiAgent(row) });
+    },
+  );
+
+  app.get(
+    "/agent/:id",
+    { schema: { tags, security, summary: "One agent", params: agentIdParamsSchema, response: { 200: agentResponse, ...errors } } },
+    async (request) => {
+      const ctx = allowed(request, "show");
+      return { data: toApiAgent(await ownAgent(ctx, request.params.id)) };
+    },
+  );
+
+  app.put(
+    "/agent/:id",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Update an agent",
+        description:
+          "The fields given replace the stored ones; `analysis_plan`, `transcriber` and `voice` merge field by field. " +
+          "The voice provider is updated first: when it refuses, nothing changes (502).",
+        params: agentIdParamsSchema,
+        body: agentUpdateSchema,
+        response: { 200: agentResponse, ...savingErrors },
+      },
+    },
+    async (request) => {
+      const ctx = allowed(request, "edit");
+      const row = await updateAgent(ctx, await ownAgent(ctx, request.params.id), request.body);
+      return { data: toApiAgent(row) };
+    },
+  );
+
+  app.delete(
+    "/agent/:id",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Delete an agent",
+        description: "Deletes the provider's assistant, then the agent; answers the deleted agent's id.",
+        params: agentIdParamsSchema,
+        response: { 200: deletedResponse, ...savingErrors },
+      },
+    },
+    async (request) => {
+      const ctx = allowed(request, "delete");
+      const row = await ownAgent(ctx, request.params.id);
+      await deleteAgent(ctx, row);
+      return { data: { id: row.id } };
+    },
+  );
+
+  app.put(
+    "/agent/:id/appointment-toggle",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Turn appointment booking on or off for an agent",
+        params: agentIdParamsSchema,
+        body: appointmentToggleSchema,
+        response: { 200: agentResponse, ...savingErrors },
+      },
+    },
+    async (request) => {
+      const ctx = allowed(request, "edit");
+      const row = await updateAgent(ctx, await ownAgent(ctx, request.params.id), request.body);
+      return { data: toApiAgent(row) };
+    },
+  );
+
+  app.get(
+    "/agent/:id/clone",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Copy a shared agent into the caller's organisation",
+        description:
+          "The id in a shared private link is the capability: any existing agent can be cloned. The copy keeps the name and " +
+          "settings but not the source organisation's webhook URL, forwarding number, knowledge-base files or tools, and is not public. " +
+          "409 with `data.id` when the agent is already the organisation's own or the organisation already holds a copy.",
+        params: agentIdParamsSchema,
+        response: { 200: agentResponse, ...savingErrors, 409: agentCloneConflictSchema },
+      },
+    },
+    async (request) => {
+      const ctx = allowed(request, "create");
+      const source = await findAgentInAnyOrganisation(db, request.params.id);
+      if (!source) throw agentNotFound();
+      return { data: toApiAgent(await cloneAgent(ctx, source, ctx.userId)) };
+    },
+  );
+
+  app.get(
+    "/agent/:id/public",
+    {
+      config: { public: true, rateLimit: { max: 60, timeWindow: "1 minute" } },
+      schema: {
+        tags,
+        summary: "A public agent's profile (no sign-in)",
+        description: "Only for agents marked public; reveals the name, description, greeting and closing message, nothing else.",
+        params: agentIdParamsSchema,
+        response: { 200: publicProfileResponse, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const row = await findAgentInAnyOrganisation(db, request.params.id);
+      if (!row?.isPublic) throw ApiError.notFound("Agent not found or not accessible.");
+      const config = storedConfig(row);
+      return {
+        data: {
+          id: row.id,
+          name: config.agent_name.trim() || publicAgentFallbackName(row.id),
+          description: config.description.trim() || PUBLIC_AGENT_DEFAULT_DESCRIPTION,
+          firstMessage: config.agent_welcome_message.trim() || PUBLIC_AGENT_DEFAULT_GREETING,
+          endCallMessage: config.agent_end_call_message,
+        },
+      };
+    },
+  );
+};

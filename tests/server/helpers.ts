@@ -7,7 +7,7 @@
  * on that PostgreSQL server (dropped afterwards): the whole suite then runs on PostgreSQL.
  */
 import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -18,6 +18,7 @@ import type { AuthProvider } from "../../server/auth/types";
 import { loadConfig, type AppConfig, type Env } from "../../server/config";
 import { openDatabase, type Database } from "../../server/db/client";
 import { MIGRATIONS_FOLDER, runMigrations } from "../../server/db/migrate";
+import type { VoiceProvider } from "../../server/voice/types";
 
 /**
  * A migrated PGlite saved as a tarball in the OS temp folder, keyed by the migrations and PGlite's
@@ -85,9 +86,14 @@ export async function postgresDatabase(serverUrl: string): Promise<{ database: D
 }
 
 /** The configuration tests start from: quiet, no demo, no console build, local accounts. */
+/** One scratch DATA_DIR per test process: nothing a test writes (uploads, secrets) lands in the project's ./.data. */
+const SCRATCH_DATA_DIR = mkdtempSync(join(tmpdir(), "vap-test-data-"));
+process.once("exit", () => rmSync(SCRATCH_DATA_DIR, { recursive: true, force: true }));
+
 export function testConfig(env: Env = {}): AppConfig {
   return loadConfig({
     NODE_ENV: "test",
+    DATA_DIR: SCRATCH_DATA_DIR,
     LOG_LEVEL: "silent",
     SEED_DEMO: "false",
     PUBLIC_URL: "http://localhost:3000",
@@ -102,9 +108,9 @@ export interface TestApp {
   database: Database;
 }
 
-export async function buildTestApp(database: Database, env: Env = {}, authProvider?: AuthProvider): Promise<TestApp> {
+export async function buildTestApp(database: Database, env: Env = {}, authProvider?: AuthProvider, voiceProvider?: VoiceProvider): Promise<TestApp> {
   const config = testConfig(env);
-  const app = await buildApp({ config, database, logger: false, ...(authProvider ? { authProvider } : {}) });
+  const app = await buildApp({ config, database, logger: false, ...(authProvider ? { authProvider } : {}), ...(voiceProvider ? { voiceProvider } : {}) });
   return { app, config, database };
 }
 

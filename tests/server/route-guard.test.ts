@@ -61,24 +61,25 @@ describe.each(modes)("route guard ($name)", ({ env }) => {
   });
 });
 
+// Made-up paths, so they never collide with a real route.
 describe("a route added without saying anything is protected (fail-closed)", () => {
   it("answers 401 and appears in the route table as not public", async () => {
     const { app } = await buildTestApp(database);
     try {
       await app.register(
         async (scope) => {
-          scope.get("/agent/:id", async () => ({ data: "secret" }));
-          scope.get("/webcall/:id", { config: { public: true } }, async () => ({ data: "open" }));
+          scope.get("/fail-closed-probe/:id", async () => ({ data: "secret" }));
+          scope.get("/public-probe/:id", { config: { public: true } }, async () => ({ data: "open" }));
         },
         { prefix: "/api" },
       );
       await app.ready();
-      expect(app.routeTable).toContainEqual({ method: "GET", url: "/api/agent/:id", public: false });
-      expect(app.routeTable).toContainEqual({ method: "GET", url: "/api/webcall/:id", public: true });
-      expect((await app.inject({ method: "GET", url: "/api/agent/1" })).statusCode).toBe(401);
-      expect((await app.inject({ method: "GET", url: "/api/agent/1/" })).statusCode).toBe(401);
-      expect((await app.inject({ method: "HEAD", url: "/api/agent/1" })).statusCode).toBe(401);
-      expect((await app.inject({ method: "GET", url: "/api/webcall/1" })).json()).toEqual({ data: "open" });
+      expect(app.routeTable).toContainEqual({ method: "GET", url: "/api/fail-closed-probe/:id", public: false });
+      expect(app.routeTable).toContainEqual({ method: "GET", url: "/api/public-probe/:id", public: true });
+      expect((await app.inject({ method: "GET", url: "/api/fail-closed-probe/1" })).statusCode).toBe(401);
+      expect((await app.inject({ method: "GET", url: "/api/fail-closed-probe/1/" })).statusCode).toBe(401);
+      expect((await app.inject({ method: "HEAD", url: "/api/fail-closed-probe/1" })).statusCode).toBe(401);
+      expect((await app.inject({ method: "GET", url: "/api/public-probe/1" })).json()).toEqual({ data: "open" });
     } finally {
       await app.close();
     }

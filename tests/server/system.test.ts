@@ -59,8 +59,8 @@ describe("errors", () => {
     const response = await app.inject({ method: "GET", url: "/api/xyz?page=2" });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: "No API route GET /api/xyz", code: "not_found" });
-    const post = await app.inject({ method: "DELETE", url: "/api/agent/123" });
-    expect(post.json()).toEqual({ detail: "No API route DELETE /api/agent/123", code: "not_found" });
+    const post = await app.inject({ method: "DELETE", url: "/api/no-such-resource/123" });
+    expect(post.json()).toEqual({ detail: "No API route DELETE /api/no-such-resource/123", code: "not_found" });
   });
 
   it("a thrown error is a 500 with nothing internal in it", async () => {
