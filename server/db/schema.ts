@@ -8,7 +8,7 @@
  * column server/data/orgScope.ts filters on, so no query on them can forget the organisation.
  */
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AgentConfig } from "../../contract/agent";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -195,4 +195,145 @@ export const knowledgeBaseFiles = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index("knowledge_base_files_org_created_idx").on(table.orgId, table.createdAt)],
+);
+
+/**
+ * Phone numbers an organisation calls from and answers on. Exactly one default per organisation
+ * (a partial unique index backs the rule; the first number becomes the default).
+ */
+export const phoneNumbers = pgTable(
+  "phone_numbers",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** E.164. */
+    number: text("number").notNull(),
+    isDefault: boolean("is_default").notNull().default(false),
+    /** vapi | twilio | vonage | telnyx | byo */
+    provider: text("provider").notNull(),
+    /** The agent that answers inbound calls on this number. */
+    agentId: uuid("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    /** The voice provider's phone-number id (Vapi mode). */
+    providerNumberId: text("provider_number_id"),
+    /** Carrier credentials (e.g. Twilio account SID + auth token), encrypted at rest; never returned. */
+    credentialsEncrypted: text("credentials_encrypted"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex("phone_numbers_org_number_unique").on(table.orgId, table.number),
+    uniqueIndex("phone_numbers_org_default_unique").on(table.orgId).where(sql`${table.isDefault}`),
+  ],
+);
+
+/**
+ * Calls: web, inbound and outbound. Money is kept in micro-dollars (1 USD = 1,000,000) so sums are exact.
+ * `startedAt` is when the call was placed (set at creation, corrected by the provider's report).
+ */
+export const calls = pgTable(
+  "calls",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** web | inbound | outbound */
+    type: text("type").notNull(),
+    /** queued | ringing | in-progress | forwarding | ended */
+    status: text("status").notNull(),
+    agentId: uuid("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
+    customerNumber: text("customer_number"),
+    customerName: text("customer_name"),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    durationSeconds: integer("duration_seconds"),
+    endedReason: text("ended_reason"),
+    costMicros: bigint("cost_micros", { mode: "number" }),
+    costBreakdown: jsonb("cost_breakdown").$type<Record<string, unknown>>(),
+    transcript: text("transcript"),
+    /** [{role, message, time, secondsFromStart}] */
+    messages: jsonb("messages").$type<unknown[]>(),
+    recordingUrl: text("recording_url"),
+    stereoRecordingUrl: text("stereo_recording_url"),
+    summary: text("summary"),
+    structuredData: jsonb("structured_data").$type<Record<string, unknown>>(),
+    successEvaluation: text("success_evaluation"),
+    campaignId: uuid("campaign_id"),
+    providerCallId: text("provider_call_id"),
+    /** Placed by the sandbox provider: labelled "Sandbox" wherever a person sees it. */
+    isSandbox: boolean("is_sandbox").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // The call-log list: one organisation, newest first.
+    index("calls_org_started_idx").on(table.orgId, table.startedAt),
+    // The public-call daily cap per agent.
+    index("calls_agent_started_idx").on(table.agentId, table.startedAt),
+    uniqueIndex("calls_provider_call_id_unique").on(table.providerCallId),
+  ],
+);
+
+/** One wallet per organisation: the balance, kept in step with the ledger in the same transaction. */
+export const wallets = pgTable("wallets", {
+  orgId: text("org_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  balanceMicros: bigint("balance_micros", { mode: "number" }).notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+/** Credits (positive) and debits (negative). A call is debited once: the unique index on call_id. */
+export const walletLedger = pgTable(
+  "wallet_ledger",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    amountMicros: bigint("amount_micros", { mode: "number" }).notNull(),
+    /** starting-credit | top-up | call | adjustment */
+    kind: text("kind").notNull(),
+    callId: uuid("call_id").references(() => calls.id, { onDelete: "set null" }),
+    description: text("description").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("wallet_ledger_org_created_idx").on(table.orgId, table.createdAt),
+    uniqueIndex("wallet_ledger_call_unique").on(table.callId).where(sql`${table.callId} is not null`),
+  ],
+);
+
+/** Webhook events already processed: each (call, event) is processed once, however often it arrives. */
+export const webhookEvents = pgTable("webhook_events", {
+  eventKey: text("event_key").primaryKey(),
+  receivedAt: createdAt(),
+});
+
+/** Web-call links: a public page (/web-call/:slug) where a recipient talks to an agent in the browser. */
+export const webCallLinks = pgTable(
+  "web_call_links",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Random and unguessable: it is the public address of the page. */
+    slug: text("slug").notNull().unique("web_call_links_slug_unique"),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    callTitle: text("call_title").notNull(),
+    recipientName: text("recipient_name").notNull(),
+    subTitle: text("sub_title").notNull(),
+    /** [{id, icon, title, description}] in order. */
+    instructions: jsonb("instructions").$type<{ id: string; icon: string; title: string; description: string }[]>().notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("web_call_links_org_created_idx").on(table.orgId, table.createdAt)],
 );

@@ -1,4 +1,4 @@
-import type { VoiceProvider } from "./types";
+import { VoiceProviderError, type VoiceProvider } from "./types";
 
 /** The embedded default: agents and files stay in our database and DATA_DIR; nothing leaves the machine. */
 export function createSandboxVoiceProvider(): VoiceProvider {
@@ -12,5 +12,13 @@ export function createSandboxVoiceProvider(): VoiceProvider {
       return { providerFileId: null };
     },
     async deleteFile() {},
+    async startPhoneCall() {
+      throw new VoiceProviderError("The sandbox does not place calls yet.");
+    },
+    // Sandbox numbers live only in our database.
+    async savePhoneNumber() {
+      return { providerNumberId: null };
+    },
+    async deletePhoneNumber() {},
   };
 }

@@ -15,6 +15,37 @@ export interface FileForUpload {
   bytes: Buffer;
 }
 
+/** A call's lifecycle as Vapi reports it. */
+export type ProviderCallStatus = "queued" | "ringing" | "in-progress" | "forwarding" | "ended";
+
+/** An outbound phone call to place (POST /call/ and POST /call/public). */
+export interface PhoneCallRequest {
+  /** Our call id; sent to the provider as metadata so its webhooks find the record. */
+  callId: string;
+  orgId: string;
+  agent: AgentForSync;
+  /** The provider's assistant id for the agent (null in the sandbox). */
+  assistantId: string | null;
+  phoneNumber: { id: string; number: string; providerNumberId: string | null };
+  customer: { number: string; name: string | null };
+  /** assistantOverrides.variableValues, e.g. {name}. */
+  variableValues: Record<string, string>;
+}
+
+/** What the provider needs to register one of our phone numbers. */
+export interface PhoneNumberForSync {
+  id: string;
+  orgId: string;
+  name: string;
+  /** E.164 */
+  number: string;
+  provider: "vapi" | "twilio" | "vonage" | "telnyx" | "byo";
+  /** The assistant that answers inbound calls (null: none). */
+  assistantId: string | null;
+  /** Carrier credentials for an imported number (decrypted only for this call). */
+  credentials: { twilioAccountSid: string; twilioAuthToken: string } | null;
+}
+
 /**
  * The voice provider (ARCHITECTURE.md §6): one interface, two implementations chosen at start-up —
  * `vapi` (VAPI_PRIVATE_KEY) and `sandbox` (the embedded default, nothing leaves the machine).
@@ -29,6 +60,12 @@ export interface VoiceProvider {
   /** Uploads a knowledge-base file; answers the provider's file id (null: the sandbox keeps the bytes locally). */
   uploadFile(file: FileForUpload): Promise<{ providerFileId: string | null }>;
   deleteFile(providerFileId: string): Promise<void>;
+  /** Places an outbound phone call; the rest of its life arrives as webhook events. */
+  startPhoneCall(request: PhoneCallRequest): Promise<{ providerCallId: string; status: ProviderCallStatus }>;
+  /** Creates (providerNumberId null) or updates the provider's phone number; null: the sandbox keeps none. */
+  savePhoneNumber(input: PhoneNumberForSync, providerNumberId: string | null): Promise<{ providerNumberId: string | null }>;
+  /** Releases the provider's phone number; one that is already gone counts as deleted. */
+  deletePhoneNumber(providerNumberId: string): Promise<void>;
 }
 
 /** The provider refused or could not be reached; `detail` is a sentence a person can act on. */

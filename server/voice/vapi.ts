@@ -9,6 +9,8 @@
  * Failures become VoiceProviderError with a sentence a person can act on, taken from Vapi's error body.
  */
 import { toVapiAssistant, toVapiAssistantUpdate, type VapiAssistantOptions } from "./vapi-assistant";
+import { vapiCallMethods } from "./vapi-calls";
+import { vapiPhoneNumberMethods } from "./vapi-phone-numbers";
 import { VoiceProviderError, type AgentForSync, type FileForUpload, type VoiceProvider } from "./types";
 
 export interface VapiProviderOptions extends VapiAssistantOptions {
@@ -22,6 +24,16 @@ export interface VapiProviderOptions extends VapiAssistantOptions {
 }
 
 export const DEFAULT_VAPI_TIMEOUT_MS = 15_000;
+
+/** The Vapi HTTP client as the per-area modules (vapi-calls.ts, vapi-phone-numbers.ts) use it. */
+export interface VapiHttp {
+  request<T>(method: string, path: string, body?: { json: unknown } | { form: FormData }): Promise<T | null>;
+  /** The `id` of a created object, or a VoiceProviderError naming what is missing. */
+  idOf(body: { id?: unknown } | null, what: string): string;
+  /** Turns a Vapi HTTP failure into a VoiceProviderError about `action` ("place the call"); passes others through. */
+  fail(error: unknown, action: string): unknown;
+  isNotFound(error: unknown): boolean;
+}
 
 export const VAPI_UNREACHABLE = "The voice provider could not be reached: check the network and VAPI_API_URL, then try again.";
 
@@ -133,8 +145,18 @@ export function createVapiVoiceProvider(options: VapiProviderOptions): VoiceProv
     }
   }
 
+  /** What the calls and phone-number modules share with this one: the HTTP client and its error mapping. */
+  const http: VapiHttp = {
+    request,
+    idOf,
+    fail: (error, action) => (error instanceof VapiHttpError ? describeFailure(error, action) : error),
+    isNotFound: (error) => error instanceof VapiHttpError && error.status === 404,
+  };
+
   return {
     mode: "vapi",
+    ...vapiCallMethods(http, mapping),
+    ...vapiPhoneNumberMethods(http),
 
     async saveAssistant(agent: AgentForSync, assistantId: string | null) {
       if (!assistantId) return { assistantId: await createAssistant(agent) };

@@ -2,6 +2,7 @@
  * Sharing agents across organisations: GET /agent/{id}/clone (a shared private link, spec §2 and §8
  * "Clone") and GET /agent/{id}/public (the public agent page, no sign-in).
  */
+import { createSandboxVoiceProvider } from "../../server/voice/sandbox";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -18,6 +19,8 @@ function slowProvider() {
   const deleted: string[] = [];
   let next = 0;
   const provider: VoiceProvider = {
+    // Calls and numbers as the sandbox does them; the assistant side is what these tests watch.
+    ...createSandboxVoiceProvider(),
     mode: "vapi",
     async saveAssistant(agent, assistantId) {
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -3,6 +3,7 @@
  * right arguments; a refusal answers 502 and changes nothing; a database failure after the provider
  * said yes is undone at the provider.
  */
+import { createSandboxVoiceProvider } from "../../server/voice/sandbox";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -30,6 +31,8 @@ function recordingProvider() {
     if (failure) throw failure;
   };
   const provider: VoiceProvider = {
+    // Calls and numbers as the sandbox does them; the assistant side is what these tests watch.
+    ...createSandboxVoiceProvider(),
     mode: "vapi",
     async saveAssistant(agent, assistantId) {
       calls.push({ method: "saveAssistant", agent: structuredClone(agent), assistantId });
