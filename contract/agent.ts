@@ -78,7 +78,7 @@ export const voiceSchema = z.strictObject({
   video_recording: z.boolean({ error: "video_recording must be true or false" }).default(false),
   background_denoising: z.boolean({ error: "background_denoising must be true or false" }).default(false),
   background_sound: z
-    .union([z.enum(BACKGROUND_SOUNDS), z.url({ protocol: /^https?$/ }).max(2000)], {
+    .union([z.enum(BACKGROUND_SOUNDS), z.url({ protocol: /^https?$/, error: "background_sound must be off, office or the http(s) URL of an audio file" }).max(2000)], {
       error: "background_sound must be off, office or the http(s) URL of an audio file",
     })
     .default("off"),

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   conflict: "conflict",
   tooLarge: "payload_too_large",
   rateLimited: "rate_limited",
+  /** A call refused because the organisation's wallet is below MIN_BALANCE_USD (403). */
+  insufficientBalance: "insufficient_balance",
   internal: "internal_error",
   upstream: "upstream_error",
 } as const;

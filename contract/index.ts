@@ -9,3 +9,7 @@ export * from "./call-list";
 export * from "./agent";
 export * from "./catalog";
 export * from "./file";
+export * from "./call";
+export * from "./wallet";
+export * from "./phone-number";
+export * from "./web-call";

@@ -21,6 +21,11 @@ import { agentRoutes } from "./routes/agents";
 import { catalogRoutes } from "./routes/catalog";
 import { fileRoutes } from "./routes/files";
 import { organizationRoutes } from "./routes/organization";
+import { callRoutes } from "./routes/calls";
+import { walletRoutes } from "./routes/wallet";
+import { webhookRoutes } from "./routes/webhooks";
+import { phoneNumberRoutes } from "./routes/phone-numbers";
+import { webCallRoutes } from "./routes/web-calls";
 import { createVoiceProvider } from "./voice";
 import type { VoiceProvider } from "./voice/types";
 
@@ -84,6 +89,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(agentRoutes, { prefix: API_BASE, db: database.db, voice });
   await app.register(catalogRoutes, { prefix: API_BASE });
   await app.register(fileRoutes, { prefix: API_BASE, db: database.db, voice, config, inMemoryDatabase: database.inMemory });
+  await app.register(phoneNumberRoutes, { prefix: API_BASE, db: database.db, voice, config, database });
+  await app.register(webCallRoutes, { prefix: API_BASE, db: database.db, voice });
+
+  await app.register(callRoutes, { prefix: API_BASE, db: database.db, voice, config });
+  await app.register(walletRoutes, { prefix: API_BASE, db: database.db, config });
+  // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
+  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config });
 
   await app.register(consolePlugin, { consoleDir: config.consoleDir });
   return app;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Modes } from "../contract";
 import { DEFAULT_FILE_MAX_BYTES } from "../contract/file";
+import { ENCRYPTION_KEY_FORMAT, parseEncryptionKey } from "./crypto/keys";
 
 /** A bad or missing environment variable; the message names the variable and the problem. */
 export class ConfigError extends Error {
@@ -33,6 +34,8 @@ export interface AppConfig {
   demoEmail: string;
   demoPassword: string;
   betterAuthSecret: string | null;
+  /** CREDENTIALS_ENCRYPTION_KEY (32 bytes); null: derived from the sign-in secret (server/crypto/keys.ts). */
+  credentialsEncryptionKey: Buffer | null;
   clerk: ClerkConfig | null;
   vapi: { privateKey: string | null; publicKey: string | null; apiUrl: string };
   /** Largest knowledge-base file an upload may carry (FILE_MAX_BYTES, default 10 MB). */
@@ -40,6 +43,23 @@ export interface AppConfig {
   consoleDir: string;
   rateLimitPerMinute: number;
   modes: Modes;
+  /** Webhook verification (server/webhooks/secret.ts says what happens when the secret is unset). */
+  webhooks: { secret: string | null; vapiCredentialId: string | null };
+  calls: CallsConfig;
+}
+
+/** Calls, the sandbox's simulation, the wallet and the limits on POST /call/public. */
+export interface CallsConfig {
+  /** SANDBOX_CALL_SECONDS: how long a simulated call takes from queued to ended. */
+  sandboxCallSeconds: number;
+  /** STARTING_CREDIT_USD: what a new organisation's wallet starts with. */
+  startingCreditUsd: number;
+  /** MIN_BALANCE_USD: calls are refused (403) below this balance. */
+  minBalanceUsd: number;
+  /** PUBLIC_CALL_PER_IP_PER_MINUTE, PUBLIC_CALL_PER_NUMBER_PER_HOUR, PUBLIC_CALL_PER_AGENT_PER_DAY */
+  publicPerIpPerMinute: number;
+  publicPerNumberPerHour: number;
+  publicPerAgentPerDay: number;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -60,6 +80,7 @@ export const ENV_VARIABLES = [
   "DEMO_EMAIL",
   "DEMO_PASSWORD",
   "BETTER_AUTH_SECRET",
+  "CREDENTIALS_ENCRYPTION_KEY",
   "CLERK_PUBLISHABLE_KEY",
   "CLERK_SECRET_KEY",
   "CLERK_JWT_KEY",
@@ -70,12 +91,20 @@ export const ENV_VARIABLES = [
   "VAPI_API_URL",
   "FILE_MAX_BYTES",
   "CONSOLE_DIR",
+  "VAPI_WEBHOOK_SECRET",
+  "VAPI_WEBHOOK_CREDENTIAL_ID",
+  "SANDBOX_CALL_SECONDS",
+  "STARTING_CREDIT_USD",
+  "MIN_BALANCE_USD",
+  "PUBLIC_CALL_PER_IP_PER_MINUTE",
+  "PUBLIC_CALL_PER_NUMBER_PER_HOUR",
+  "PUBLIC_CALL_PER_AGENT_PER_DAY",
 ] as const;
 type EnvName = (typeof ENV_VARIABLES)[number];
 export type Env = Partial<Record<EnvName, string | undefined>> & Record<string, string | undefined>;
 
 /** Variables whose value must never be echoed back in an error. */
-const SECRET = new Set<EnvName>(["BETTER_AUTH_SECRET", "CLERK_SECRET_KEY", "VAPI_PRIVATE_KEY", "DEMO_PASSWORD", "CLERK_JWT_KEY"]);
+const SECRET = new Set<EnvName>(["VAPI_WEBHOOK_SECRET", "BETTER_AUTH_SECRET", "CREDENTIALS_ENCRYPTION_KEY", "CLERK_SECRET_KEY", "VAPI_PRIVATE_KEY", "DEMO_PASSWORD", "CLERK_JWT_KEY"]);
 
 const httpUrl = (what: string) =>
   z.string().refine((value) => {
@@ -108,6 +137,14 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
 
+/** A decimal number such as 0.5 or 10 (no sign, no exponent). */
+const decimal = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*$/, `must be a number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be a number from ${min} to ${max}`).max(max, `must be a number from ${min} to ${max}`));
+
 const pem = z
   .string()
   .transform((value) => value.replace(/\\n/g, "\n").trim())
@@ -138,6 +175,12 @@ const parsers = {
   DEMO_EMAIL: z.email("must be an email address"),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters"),
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters (make one with: openssl rand -base64 32)"),
+  // 32 bytes, hex or base64 (server/crypto/keys.ts).
+  CREDENTIALS_ENCRYPTION_KEY: z.string().transform((value, ctx) => {
+    const key = parseEncryptionKey(value);
+    if (!key) ctx.addIssue({ code: "custom", message: ENCRYPTION_KEY_FORMAT });
+    return key ?? z.NEVER;
+  }),
   CLERK_PUBLISHABLE_KEY: z
     .string()
     .refine((value) => frontendApiHostOf(value) !== null, "must be a Clerk publishable key (pk_test_… or pk_live_…)"),
@@ -148,6 +191,14 @@ const parsers = {
   VAPI_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
   // Uploads are held in memory while they are checked: 1 byte to 100 MB.
   FILE_MAX_BYTES: integer(1, 100 * 1024 * 1024),
+  VAPI_WEBHOOK_SECRET: z.string().trim().min(16, "must be at least 16 characters (make one with: openssl rand -hex 32)"),
+  VAPI_WEBHOOK_CREDENTIAL_ID: z.string().trim().min(1),
+  SANDBOX_CALL_SECONDS: decimal(0, 600),
+  STARTING_CREDIT_USD: decimal(0, 1_000_000),
+  MIN_BALANCE_USD: decimal(0, 1_000_000),
+  PUBLIC_CALL_PER_IP_PER_MINUTE: integer(1, 1_000_000),
+  PUBLIC_CALL_PER_NUMBER_PER_HOUR: integer(1, 1_000_000),
+  PUBLIC_CALL_PER_AGENT_PER_DAY: integer(1, 1_000_000),
 } satisfies Partial<Record<EnvName, z.ZodType>>;
 
 function shown(name: EnvName, raw: string): string {
@@ -235,6 +286,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     demoEmail: (read("DEMO_EMAIL") ?? "demo@example.com").toLowerCase(),
     demoPassword: read("DEMO_PASSWORD") ?? "demo-password",
     betterAuthSecret,
+    credentialsEncryptionKey: read("CREDENTIALS_ENCRYPTION_KEY") ?? null,
     clerk,
     vapi: {
       privateKey: vapiPrivateKey,
@@ -249,6 +301,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
       auth: clerk ? "clerk" : "local",
       voice: vapiPrivateKey ? "vapi" : "sandbox",
       rateLimit: "memory",
+    },
+    webhooks: { secret: read("VAPI_WEBHOOK_SECRET") ?? null, vapiCredentialId: read("VAPI_WEBHOOK_CREDENTIAL_ID") ?? null },
+    calls: {
+      sandboxCallSeconds: read("SANDBOX_CALL_SECONDS") ?? 6,
+      startingCreditUsd: read("STARTING_CREDIT_USD") ?? 10,
+      minBalanceUsd: read("MIN_BALANCE_USD") ?? 0.5,
+      publicPerIpPerMinute: read("PUBLIC_CALL_PER_IP_PER_MINUTE") ?? 5,
+      publicPerNumberPerHour: read("PUBLIC_CALL_PER_NUMBER_PER_HOUR") ?? 3,
+      publicPerAgentPerDay: read("PUBLIC_CALL_PER_AGENT_PER_DAY") ?? 100,
     },
   };
 }

@@ -115,7 +115,10 @@ const TEMPLATES: Record<AgentTemplateKey, AgentTemplate> = {
       },
     },
   ),
-  blank: template("blank", "A general-purpose voice assistant with the platform's default settings: write your own prompt.", {}),
+  // The spec's defaults with a name of its own, so a blank agent is not mistaken for the purchase-completion one.
+  blank: template("blank", "A general-purpose voice assistant with the platform's default settings: write your own prompt.", {
+    agent_name: "New Agent",
+  }),
   "appointment-setter": template(
     "appointment-setter",
     "Books appointments: asks for the caller's name and the date and time they want, checks availability, reads the details back and confirms.",

@@ -1,7 +1,17 @@
-import { VoiceProviderError, type VoiceProvider } from "./types";
+import { createSandboxCalls } from "./sandbox-calls";
+import type { VoiceProvider } from "./types";
 
-/** The embedded default: agents and files stay in our database and DATA_DIR; nothing leaves the machine. */
-export function createSandboxVoiceProvider(): VoiceProvider {
+export interface SandboxProviderOptions {
+  /** SANDBOX_CALL_SECONDS: how long a simulated call takes from queued to ended (default 6). */
+  callSeconds?: number;
+}
+
+/**
+ * The embedded default: agents and files stay in our database and DATA_DIR; nothing leaves the machine.
+ * Phone calls are simulated in time and report through our own webhook route (sandbox-calls.ts).
+ */
+export function createSandboxVoiceProvider(options: SandboxProviderOptions = {}): VoiceProvider {
+  const calls = createSandboxCalls(options.callSeconds === undefined ? {} : { callSeconds: options.callSeconds });
   return {
     mode: "sandbox",
     async saveAssistant() {
@@ -12,13 +22,17 @@ export function createSandboxVoiceProvider(): VoiceProvider {
       return { providerFileId: null };
     },
     async deleteFile() {},
-    async startPhoneCall() {
-      throw new VoiceProviderError("The sandbox does not place calls yet.");
+    async startPhoneCall(request) {
+      return calls.start(request);
     },
     // Sandbox numbers live only in our database.
     async savePhoneNumber() {
       return { providerNumberId: null };
     },
     async deletePhoneNumber() {},
+    connectWebhooks(delivery) {
+      calls.connect(delivery);
+    },
+    close: () => calls.close(),
   };
 }

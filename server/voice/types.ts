@@ -32,6 +32,17 @@ export interface PhoneCallRequest {
   variableValues: Record<string, string>;
 }
 
+/**
+ * Where the sandbox delivers the webhook events it simulates: the app's own webhook route (through
+ * app.inject), signed with `secret` so they pass the same verification as Vapi's.
+ */
+export interface WebhookDelivery {
+  secret: string;
+  /** Posts a raw JSON body with these headers to the webhook route; answers the status and body. */
+  post(body: string, headers: Record<string, string>): Promise<{ statusCode: number; body: string }>;
+  log?: { warn(details: object, message: string): void };
+}
+
 /** What the provider needs to register one of our phone numbers. */
 export interface PhoneNumberForSync {
   id: string;
@@ -66,6 +77,10 @@ export interface VoiceProvider {
   savePhoneNumber(input: PhoneNumberForSync, providerNumberId: string | null): Promise<{ providerNumberId: string | null }>;
   /** Releases the provider's phone number; one that is already gone counts as deleted. */
   deletePhoneNumber(providerNumberId: string): Promise<void>;
+  /** The sandbox: where to deliver the webhook events of the calls it simulates (Vapi posts its own). */
+  connectWebhooks?(delivery: WebhookDelivery): void;
+  /** Stops background work (the sandbox's simulated calls); the app calls it when it closes. */
+  close?(): Promise<void>;
 }
 
 /** The provider refused or could not be reached; `detail` is a sentence a person can act on. */

@@ -99,10 +99,14 @@ export interface VapiAssistantOptions {
   /** PUBLIC_URL: where the server is reached from outside. */
   publicUrl: string;
   /**
-   * Our webhook path below publicUrl (e.g. "/api/webhook/vapi"): when given, an agent without its own
-   * server_url gets `server.url = publicUrl + webhookPath`, so calls report back to us. Null: none.
+   * Our webhook path below publicUrl (e.g. "/api/webhooks/vapi"): when given, every assistant gets
+   * `server.url = publicUrl + webhookPath`, so calls report back to us. It wins over the agent's own
+   * server_url: the call log and the wallet depend on these events (Vapi posts to one URL only). Null:
+   * the agent's server_url, if any.
    */
   webhookPath?: string | null;
+  /** The Vapi credential (HMAC) that signs what Vapi posts to our webhook: `server.credentialId`. */
+  webhookCredentialId?: string | null;
 }
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
@@ -264,9 +268,12 @@ function silenceHook(agent: AgentForSync): JsonObject {
   };
 }
 
-function serverUrl(agent: AgentForSync, options: VapiAssistantOptions): string | null {
-  if (agent.config.analysis_plan.server_url) return agent.config.analysis_plan.server_url;
-  if (options.webhookPath) return `${options.publicUrl.replace(/\/+$/, "")}${options.webhookPath}`;
+function serverOf(agent: AgentForSync, options: VapiAssistantOptions): JsonObject | null {
+  if (options.webhookPath) {
+    const url = `${options.publicUrl.replace(/\/+$/, "")}${options.webhookPath}`;
+    return options.webhookCredentialId ? { url, credentialId: options.webhookCredentialId } : { url };
+  }
+  if (agent.config.analysis_plan.server_url) return { url: agent.config.analysis_plan.server_url };
   return null;
 }
 
@@ -276,7 +283,7 @@ export function toVapiAssistant(agent: AgentForSync, options: VapiAssistantOptio
   const welcome = config.agent_welcome_message.trim();
   const endMessage = config.agent_end_call_message.trim();
   const voicemail = config.voice.voice_mail?.trim() || null;
-  const server = serverUrl(agent, options);
+  const server = serverOf(agent, options);
   const payload: VapiAssistantPayload = {
     name: cut(config.agent_name.trim(), VAPI_LIMITS.nameMaxLength),
     firstMessageMode: welcome ? "assistant-speaks-first" : "assistant-waits-for-user",
@@ -306,7 +313,7 @@ export function toVapiAssistant(agent: AgentForSync, options: VapiAssistantOptio
     artifactPlan: { recordingEnabled: config.voice.audio_recording, videoRecordingEnabled: config.voice.video_recording },
     startSpeakingPlan: startSpeakingPlan(agent),
     stopSpeakingPlan: stopSpeakingPlan(agent),
-    ...(server ? { server: { url: server } } : {}),
+    ...(server ? { server } : {}),
     metadata: { agentId: agent.id, orgId: agent.orgId },
   };
   return payload;

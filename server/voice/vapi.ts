@@ -95,7 +95,11 @@ export function createVapiVoiceProvider(options: VapiProviderOptions): VoiceProv
   const base = options.apiUrl.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_VAPI_TIMEOUT_MS;
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const mapping: VapiAssistantOptions = { publicUrl: options.publicUrl, webhookPath: options.webhookPath ?? null };
+  const mapping: VapiAssistantOptions = {
+    publicUrl: options.publicUrl,
+    webhookPath: options.webhookPath ?? null,
+    webhookCredentialId: options.webhookCredentialId ?? null,
+  };
 
   async function request<T>(method: string, path: string, body?: { json: unknown } | { form: FormData }): Promise<T | null> {
     const headers: Record<string, string> = { authorization: `Bearer ${options.privateKey}`, accept: "application/json" };

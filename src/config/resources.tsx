@@ -12,6 +12,13 @@ import type { ReactNode } from "react";
 import type { Resource } from "../../contract/permissions";
 import { strings } from "./strings";
 
+/**
+ * Where the sidebar's Agents item leads: not an agent but the route that finds the most recently edited
+ * agent (GET /agent/, newest first) and redirects to /agent/{id}; an organisation with none gets its
+ * first agent from the default template there.
+ */
+export const AGENTS_ENTRY_PATH = "/agent/new";
+
 export interface SidebarEntry {
   label: string;
   /** Shown on hover; passes through sanitizeHtml before it is rendered as HTML. */
@@ -47,9 +54,9 @@ export const consoleResources: ConsoleResource[] = [
     name: "agent",
     label: strings.nav.agents.label,
     edit: "/agent/:id",
-    // The agent list arrives in a later issue; until then "Agents" opens the editor for a new agent.
-    // Any /agent/* path (the editor of any agent) keeps the item highlighted.
-    sidebar: { ...strings.nav.agents, icon: <RobotOutlined />, to: "/agent/new", sections: ["/agent"] },
+    // "Agents" opens the most recently edited agent: AGENTS_ENTRY_PATH resolves it (or makes the first
+    // one) and replaces itself with /agent/{id}. Any /agent/* path keeps the item highlighted.
+    sidebar: { ...strings.nav.agents, icon: <RobotOutlined />, to: AGENTS_ENTRY_PATH, sections: ["/agent"] },
   },
   {
     name: "call",

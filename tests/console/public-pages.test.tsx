@@ -1,10 +1,11 @@
 import { render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { forgetPublicConfig } from "../../src/config/public-config";
 import { RootRoutes } from "../../src/root-routes";
-import { installFetchFake } from "./fetch-fake";
+import { installFetchFake, json } from "./fetch-fake";
 
-// Records whether the sign-in libraries or the admin shell's framework were ever imported.
+// Records whether the sign-in libraries, the admin shell's framework or the voice SDK were ever imported.
 const loaded = vi.hoisted(() => new Set<string>());
 vi.mock("better-auth/react", async (importOriginal) => {
   loaded.add("better-auth");
@@ -22,22 +23,51 @@ vi.mock("antd", async (importOriginal) => {
   loaded.add("antd");
   return importOriginal();
 });
+vi.mock("@vapi-ai/web", () => {
+  loaded.add("@vapi-ai/web");
+  return { default: class {} };
+});
+vi.mock("@daily-co/daily-js", () => {
+  loaded.add("@daily-co/daily-js");
+  return { default: {} };
+});
+
+const AGENT_ID = "3f2a9c1b-5d4e-4f60-8a7b-9c0d1e2f3a4b";
+
+beforeEach(() => forgetPublicConfig());
 
 describe("the public pages", () => {
-  it.each([
-    ["/web-call/spring-sale", "Web Call"],
-    ["/public/agent/3f2a9c", "Talk to an agent"],
-  ])("%s shows its title without sign-in, the shell, or any request", async (path, title) => {
-    const fetch = installFetchFake();
+  it("/public/agent/:agentID shows the agent without sign-in, the shell or the voice SDK; it asks only for the public profile", async () => {
+    const fetch = installFetchFake().on("GET", `/api/agent/${AGENT_ID}/public`, () =>
+      json({ data: { id: AGENT_ID, name: "Ava from Acme", description: "Books your table.", firstMessage: "Hi!", endCallMessage: "Bye!" } }),
+    );
     render(
-      <MemoryRouter initialEntries={[path]}>
+      <MemoryRouter initialEntries={[`/public/agent/${AGENT_ID}`]}>
         <RootRoutes />
       </MemoryRouter>,
     );
 
-    expect(await screen.findByRole("heading", { level: 1, name: title })).toBeInTheDocument();
-    expect(screen.getByText("This page is not built yet.")).toBeInTheDocument();
-    expect(fetch.requests).toEqual([]);
+    expect(await screen.findByRole("heading", { level: 1, name: "Ava from Acme" }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Start Call" })).toBeInTheDocument();
+    expect(fetch.requests.map((request) => `${request.method} ${request.url}`)).toEqual([`GET /api/agent/${AGENT_ID}/public`]);
+    expect(fetch.requests[0]!.headers.get("Authorization")).toBeNull();
+    expect([...loaded]).toEqual([]);
+  });
+
+  it("/web-call/:callSlug shows the call without sign-in, the shell or the voice SDK; it asks only for the call's details", async () => {
+    const fetch = installFetchFake().on("GET", "/api/webcall/spring-sale", () =>
+      json({ data: { callTitle: "Spring sale", name: "Ada", subTitle: "Two minutes.", assistantId: "asst_1", instructions: [] } }),
+    );
+    render(
+      <MemoryRouter initialEntries={["/web-call/spring-sale"]}>
+        <RootRoutes />
+      </MemoryRouter>,
+    );
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Spring sale" }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Start Call" })).toBeInTheDocument();
+    expect(fetch.requests.map((request) => `${request.method} ${request.url}`)).toEqual(["GET /api/webcall/spring-sale"]);
+    expect(fetch.requests[0]!.headers.get("Authorization")).toBeNull();
     expect([...loaded]).toEqual([]);
   });
 });

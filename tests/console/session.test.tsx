@@ -179,15 +179,4 @@ describe("a shared private agent link", () => {
     expect(await screen.findByLabelText("Email")).toBeInTheDocument();
     expect(pathname()).toBe("/agent/private/ag_1");
   });
-
-  it("tells a signed-in user cloning is not built yet and offers the dashboard", async () => {
-    const { user, pathname, fetch } = renderConsole({ path: "/agent/private/ag_1" });
-
-    expect(await screen.findByText(/Cloning a shared agent into your account is not built yet/)).toBeInTheDocument();
-    await user.click(screen.getByRole("button", { name: "Go to Dashboard" }));
-
-    await findScreen("Dashboard");
-    expect(pathname()).toBe("/dashboard");
-    expect(fetch.requests).toEqual([]);
-  });
 });

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { findScreen, renderConsole, waitForPath } from "./test-utils";
+import { AGENT_ID, serveAgents } from "./agents-fixtures";
+import { findScreen, installFetchFake, renderConsole, waitForPath } from "./test-utils";
 
 const SIDEBAR = [
   ["Dashboard", "View your dashboard", "/dashboard"],
@@ -36,8 +37,11 @@ describe("the shell's sidebar", () => {
   });
 
   it("highlights the item of the current screen, Agents on any /agent/* path", async () => {
-    const { user } = renderConsole({ path: "/agent/3f2a" });
+    const fetch = installFetchFake();
+    serveAgents(fetch);
+    const { user } = renderConsole({ path: `/agent/${AGENT_ID}`, fetch });
     await findScreen("Edit Agent");
+    await screen.findByDisplayValue("Purchase Completion Agent");
     expect(screen.getByRole("link", { name: "Agents" })).toHaveAttribute("aria-current", "page");
     expect(screen.getByRole("link", { name: "Dashboard" })).not.toHaveAttribute("aria-current");
 
@@ -112,7 +116,6 @@ describe("the screens inside the shell", () => {
     ["/orders", "Orders"],
     ["/call-logs", "Call Logs"],
     ["/phone-numbers", "Phone Numbers"],
-    ["/agent/new", "Edit Agent"],
     ["/campaigns", "Campaigns"],
     ["/campaigns/create", "Create Campaign"],
     ["/campaigns/edit/7", "Edit Campaign"],

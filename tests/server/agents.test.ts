@@ -501,8 +501,8 @@ describe("templates", () => {
     expect(purchase.analysis_plan.structured_data_prompt).toMatch(/completed_purchase/);
     expect(purchase.analysis_plan.summary_prompt).toMatch(/bullet points/i);
 
-    // Blank: the spec's defaults exactly.
-    expect(byKey.blank!.config).toEqual(DEFAULT_AGENT_CONFIG);
+    // Blank: the spec's defaults exactly, under a name of its own.
+    expect(byKey.blank!.config).toEqual({ ...DEFAULT_AGENT_CONFIG, agent_name: "New Agent" });
 
     const appointments = byKey["appointment-setter"]!.config;
     expect(appointments.appointment_enable).toBe(true);

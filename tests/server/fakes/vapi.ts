@@ -43,6 +43,12 @@ export interface FakeVapi {
   requests: RecordedRequest[];
   assistants: Map<string, Record<string, unknown>>;
   files: Map<string, { name: string; bytes: number; mimetype: string }>;
+  /** Phone numbers by id (Vapi's shape: provider, number, name, assistantId, …). */
+  phoneNumbers: Map<string, Record<string, unknown>>;
+  /** Calls placed with POST /call, by id. */
+  calls: Map<string, Record<string, unknown>>;
+  /** Credentials made with POST /credential (e.g. the webhook's HMAC credential), by id. */
+  credentials: Map<string, Record<string, unknown>>;
   fail(failure: Failure): void;
   /** Accepts the connection and never answers (for timeouts). */
   hang(match?: string): void;
@@ -66,6 +72,9 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
   const requests: RecordedRequest[] = [];
   const assistants = new Map<string, Record<string, unknown>>();
   const files = new Map<string, { name: string; bytes: number; mimetype: string }>();
+  const phoneNumbers = new Map<string, Record<string, unknown>>();
+  const calls = new Map<string, Record<string, unknown>>();
+  const credentials = new Map<string, Record<string, unknown>>();
   let failures: Failure[] = [];
   let hangs: (string | undefined)[] = [];
   const orgId = randomUUID();
@@ -129,6 +138,19 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
         const now = new Date().toISOString();
         const assistantMatch = /^\/assistant\/([^/]+)$/.exec(path);
         const fileMatch = /^\/file\/([^/]+)$/.exec(path);
+        const phoneNumberMatch = /^\/phone-number\/([^/]+)$/.exec(path);
+        if (route === "POST /call") {
+          const id = randomUUID();
+          const call = { ...(json as Record<string, unknown>), id, orgId, type: "outboundPhoneCall", status: "queued", createdAt: now, updatedAt: now };
+          calls.set(id, call);
+          return send(201, call);
+        }
+        if (route === "POST /credential") {
+          const id = randomUUID();
+          const credential = { ...(json as Record<string, unknown>), id, orgId, createdAt: now, updatedAt: now };
+          credentials.set(id, credential);
+          return send(201, credential);
+        }
         if (route === "POST /assistant") {
           const id = randomUUID();
           const assistant = { ...(json as Record<string, unknown>), id, orgId, createdAt: now, updatedAt: now };
@@ -167,6 +189,29 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
           if (!existing) return error(404, "Couldn't Get File. `file` Not Found.");
           files.delete(fileMatch[1]!);
           send(200, { id: fileMatch[1], orgId, ...existing, createdAt: now, updatedAt: now });
+        } else if (route === "POST /phone-number") {
+          const body = json as Record<string, unknown>;
+          const id = randomUUID();
+          // A number from Vapi gets digits in the area code asked for; an import keeps its own.
+          const digits = () => String(Math.floor(Math.random() * 1e7)).padStart(7, "0");
+          const number = body.provider === "vapi" ? `+1${String(body.numberDesiredAreaCode ?? "415")}${digits()}` : body.number;
+          const phoneNumber = { ...body, number, id, orgId, status: "active", createdAt: now, updatedAt: now };
+          phoneNumbers.set(id, phoneNumber);
+          send(201, phoneNumber);
+        } else if (phoneNumberMatch && (method === "GET" || method === "PATCH" || method === "DELETE")) {
+          const id = phoneNumberMatch[1]!;
+          const existing = phoneNumbers.get(id);
+          if (!existing) return error(404, "Couldn't Get Phone Number. `phoneNumber` Not Found.");
+          if (method === "GET") return send(200, existing);
+          if (method === "DELETE") {
+            phoneNumbers.delete(id);
+            return send(200, existing);
+          }
+          // PATCH: given fields replace; null clears (how Vapi takes an assistant off a number).
+          const merged: Record<string, unknown> = { ...existing, ...(json as Record<string, unknown>), updatedAt: now };
+          for (const [field, value] of Object.entries(merged)) if (value === null) delete merged[field];
+          phoneNumbers.set(id, merged);
+          send(200, merged);
         } else {
           error(404, `Cannot ${method} ${path}`);
         }
@@ -185,6 +230,9 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
     requests,
     assistants,
     files,
+    phoneNumbers,
+    calls,
+    credentials,
     fail(failure) {
       failures.push({ ...failure });
     },

@@ -1,27 +1,28 @@
 import { Button, Flex, Result } from "antd";
 import { useState } from "react";
-import { useNavigate } from "react-router";
+import { useParams } from "react-router";
 import { useAuthSession, useAuthUi } from "../../../auth/session";
 import { FullAreaLoader } from "../../../components/full-area-loader";
+import { RequireOrganization } from "../../../components/session/require-organization";
 import { strings } from "../../../config/strings";
+import { CloneSharedAgent } from "./clone-shared-agent";
 
 /**
- * /agent/private/:agentID: a shared agent link (spec §2, §6). Needs sign-in; cloning the agent into
- * the user's account arrives in a later issue, so signed in it says so and offers the dashboard.
- * "Go to Login" shows the sign-in screen right here, so the user comes back to this link.
+ * /agent/private/:agentID, a shared agent link (spec §2, §4, §6, §8). Needs sign-in: signed out it asks
+ * to log in, and "Go to Login" shows the sign-in screen right here, so the person comes back to this
+ * link. Signed in, the agent is cloned into the active organisation.
  */
 export default function PrivateAgentPage() {
   const { status } = useAuthSession();
   const { SignIn } = useAuthUi();
-  const navigate = useNavigate();
+  const { agentID = "" } = useParams();
   const [wantsSignIn, setWantsSignIn] = useState(false);
 
   if (status === "loading") return <FullAreaLoader />;
   if (status === "signedOut" && wantsSignIn) return <SignIn />;
-
-  return (
-    <Flex align="center" justify="center" style={{ minHeight: "100vh", padding: 24 }}>
-      {status === "signedOut" ? (
+  if (status === "signedOut") {
+    return (
+      <Flex align="center" justify="center" style={{ minHeight: "100vh", padding: 24 }}>
         <Result
           status="warning"
           title={strings.privateAgent.loginRequired}
@@ -31,18 +32,13 @@ export default function PrivateAgentPage() {
             </Button>
           }
         />
-      ) : (
-        <Result
-          status="info"
-          title={strings.privateAgent.notBuiltTitle}
-          subTitle={strings.privateAgent.notBuilt}
-          extra={
-            <Button type="primary" onClick={() => navigate("/dashboard")}>
-              {strings.privateAgent.goToDashboard}
-            </Button>
-          }
-        />
-      )}
-    </Flex>
+      </Flex>
+    );
+  }
+  return (
+    // The clone lands in the active organisation: activate the first membership, or create one first.
+    <RequireOrganization>
+      <CloneSharedAgent key={agentID} agentID={agentID} />
+    </RequireOrganization>
   );
 }

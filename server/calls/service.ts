@@ -1,0 +1,133 @@
+/**
+ * Placing outbound calls (POST /call/ for a member, POST /call/public for anyone, on a public agent).
+ *
+ * The checks come first and write nothing: the agent's tools, then the wallet (MIN_BALANCE_USD). Then
+ * the call row is written (queued, with our id) and the provider asked to place the call with our id as
+ * metadata, so webhook events that arrive before the provider has answered still find the record. When
+ * the provider refuses, the row is removed again: a refused call leaves nothing behind.
+ *
+ * Tools ("missing or invalid", spec §8): a `model_tool_id` entry that is not a well-formed tool id
+ * (Vapi's tool ids are UUIDs) is refused in both modes with a 400 naming it; whether a well-formed id
+ * exists is only known to the provider, so in Vapi mode its refusal of the call naming a tool or toolId
+ * also becomes a 400 that says so. The sandbox has no tools to look up: well-formed ids pass.
+ */
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { ERROR_CODES, INSUFFICIENT_BALANCE_DETAIL } from "../../contract";
+import { knowledgeBaseFilesOf, storedConfig, type AgentRow } from "../agents/repository";
+import { orgScope } from "../data/orgScope";
+import type { Db } from "../db/client";
+import { agents, calls, phoneNumbers } from "../db/schema";
+import { ApiError } from "../plugins/errors";
+import { VoiceProviderError, type VoiceProvider } from "../voice/types";
+import { canAffordCall, type WalletPolicy } from "../wallet/wallet";
+import type { CallRow } from "./repository";
+
+export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
+
+export interface CallContext {
+  db: Db;
+  voice: VoiceProvider;
+  wallet: WalletPolicy;
+  log: FastifyBaseLogger;
+}
+
+export interface OutboundCall {
+  agent: AgentRow;
+  phoneNumber: PhoneNumberRow;
+  customer: { number: string; name: string | null };
+  /** assistantOverrides.variableValues, e.g. {name}. */
+  variableValues: Record<string, string>;
+}
+
+const TOOL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** 400 naming the agent's tool ids that are not well-formed; nothing when all are. */
+export function assertToolsValid(agent: AgentRow): void {
+  const invalid = storedConfig(agent).model_tool_id.filter((id) => !TOOL_ID.test(id.trim()));
+  if (invalid.length === 0) return;
+  const list = invalid.map((id) => `"${id.length > 60 ? `${id.slice(0, 60)}…` : id}"`).join(", ");
+  throw ApiError.badRequest(
+    `Agent configuration error: the tool ${invalid.length > 1 ? "ids" : "id"} ${list} in model_tool_id ${invalid.length > 1 ? "are" : "is"} not valid ` +
+      "(a toolId is the tool's UUID). Fix or remove the tool in the agent's settings.",
+  );
+}
+
+/** 403 insufficient_balance when the organisation's wallet is below MIN_BALANCE_USD. */
+export async function assertWalletCovers(ctx: CallContext, orgId: string): Promise<void> {
+  if (!(await canAffordCall(ctx.db, orgId, ctx.wallet))) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
+}
+
+/** The provider's assistant id for the agent; in Vapi mode an agent never saved there is saved first. */
+async function assistantIdFor(ctx: CallContext, agent: AgentRow): Promise<string | null> {
+  if (ctx.voice.mode === "sandbox" || agent.providerAssistantId) return agent.providerAssistantId;
+  const scope = orgScope(ctx.db, agent.orgId);
+  const config = storedConfig(agent);
+  const knowledgeBase = await knowledgeBaseFilesOf(scope, config.knowledge_base_files);
+  const { assistantId } = await ctx.voice.saveAssistant({ id: agent.id, orgId: agent.orgId, config, knowledgeBase }, null);
+  if (assistantId) await scope.update(agents, { providerAssistantId: assistantId }, eq(agents.id, agent.id));
+  return assistantId;
+}
+
+/** A provider refusal as the API answers it: tools → 400 saying so, other 4xx → 400, the rest → 502. */
+function refusal(error: VoiceProviderError): ApiError {
+  const status = error.providerStatus;
+  if (status !== null && status >= 400 && status < 500 && /tool/i.test(error.detail)) {
+    return ApiError.badRequest(`Agent configuration error: the voice provider refused the agent's tools (toolId). ${error.detail}`);
+  }
+  if (status === 400 || status === 404 || status === 422) return ApiError.badRequest(error.detail);
+  return ApiError.upstream(error.detail);
+}
+
+/** Places the call: answers the call row (queued, with the provider's call id). */
+export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): Promise<CallRow> {
+  const { agent, phoneNumber } = input;
+  assertToolsValid(agent);
+  await assertWalletCovers(ctx, agent.orgId);
+  if (ctx.voice.mode === "vapi" && !phoneNumber.providerNumberId) {
+    throw ApiError.badRequest("This phone number is not set up at Vapi yet: open it in Phone Numbers and save it again, then try again.");
+  }
+
+  let assistantId: string | null;
+  try {
+    assistantId = await assistantIdFor(ctx, agent);
+  } catch (error) {
+    throw error instanceof VoiceProviderError ? refusal(error) : error;
+  }
+
+  const scope = orgScope(ctx.db, agent.orgId);
+  const id = randomUUID();
+  await scope.insert(calls, {
+    id,
+    type: "outbound",
+    status: "queued",
+    agentId: agent.id,
+    phoneNumberId: phoneNumber.id,
+    customerNumber: input.customer.number,
+    customerName: input.customer.name,
+    isSandbox: ctx.voice.mode === "sandbox",
+    startedAt: new Date(),
+  });
+
+  let placed: { providerCallId: string };
+  try {
+    placed = await ctx.voice.startPhoneCall({
+      callId: id,
+      orgId: agent.orgId,
+      agent: { id: agent.id, orgId: agent.orgId, config: storedConfig(agent), knowledgeBase: [] },
+      assistantId,
+      phoneNumber: { id: phoneNumber.id, number: phoneNumber.number, providerNumberId: phoneNumber.providerNumberId },
+      customer: input.customer,
+      variableValues: input.variableValues,
+    });
+  } catch (error) {
+    await scope.delete(calls, eq(calls.id, id));
+    throw error instanceof VoiceProviderError ? refusal(error) : error;
+  }
+
+  // A webhook may already have set it (it carries our id); the same value either way.
+  const [row] = await scope.update(calls, { providerCallId: placed.providerCallId, updatedAt: new Date() }, eq(calls.id, id));
+  if (!row) throw ApiError.notFound("The call was removed while it was being placed.");
+  return row;
+}

@@ -1,0 +1,167 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  ERROR_CODES,
+  PUBLIC_AGENT_NOT_ACCESSIBLE_DETAIL,
+  callCreateSchema,
+  callIdParamsSchema,
+  callPaths,
+  callResponseSchema,
+  can,
+  errorBodySchema,
+  publicCallRecipientName,
+  publicCallRequestSchema,
+  publicCallResponseSchema,
+} from "../../contract";
+import { findAgent, findAgentInAnyOrganisation } from "../agents/repository";
+import { DAY_MS, HOUR_MS, SlidingWindowCounter, tooManyForAgent, tooManyForNumber, tooManyFromClient } from "../calls/limits";
+import { agentNameOf, countAgentCallsSince, findCall, toApiCall } from "../calls/repository";
+import { assertToolsValid, assertWalletCovers, placeOutboundCall, type CallContext } from "../calls/service";
+import type { AppConfig } from "../config";
+import { orgScope } from "../data/orgScope";
+import type { Db } from "../db/client";
+import { phoneNumbers } from "../db/schema";
+import { ApiError } from "../plugins/errors";
+import type { VoiceProvider } from "../voice/types";
+import { usdToMicros } from "../wallet/money";
+import { eq } from "drizzle-orm";
+
+const tags = ["call"];
+const security = [{ bearerAuth: [] }];
+
+const callNotFound = () => ApiError.notFound("Call not found");
+const rateLimited = (detail: string) => new ApiError(429, ERROR_CODES.rateLimited, detail);
+
+/**
+ * /call routes (spec §7): GET /call/{id}, POST /call/ (a member places a call), POST /call/public
+ * (anyone asks a public agent to ring them). The call list (GET /call/) is the next issue's.
+ */
+export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; config: AppConfig }> = async (app, { db, voice, config }) => {
+  const limits = config.calls;
+  const perNumber = new SlidingWindowCounter(limits.publicPerNumberPerHour, HOUR_MS);
+
+  function context(request: FastifyRequest): CallContext {
+    return {
+      db,
+      voice,
+      log: request.log,
+      wallet: { startingCreditMicros: usdToMicros(limits.startingCreditUsd), minBalanceMicros: usdToMicros(limits.minBalanceUsd) },
+    };
+  }
+
+  app.get(
+    "/call/:id",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "One call",
+        description: "Another organisation's call answers 404, as if it did not exist.",
+        params: callIdParamsSchema,
+        response: { 200: callResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const identity = request.requireIdentity();
+      const scope = request.requireOrg();
+      if (!can(identity.role, "call", "show")) throw ApiError.forbidden("Your role may not view calls.");
+      const row = await findCall(scope, request.params.id);
+      if (!row) throw callNotFound();
+      return { data: toApiCall(row, await agentNameOf(scope, row.agentId)) };
+    },
+  );
+
+  app.post(
+    callPaths.calls,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Place an outbound call",
+        description:
+          "The organisation's agent calls `customer_number` (E.164) from one of the organisation's numbers. " +
+          "403 `insufficient_balance` while the wallet is below MIN_BALANCE_USD; 400 when the agent's tools are not valid. " +
+          "The call answers queued; its life arrives through the voice provider's webhooks.",
+        body: callCreateSchema,
+        response: { 201: callResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 502: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const identity = request.requireIdentity();
+      const scope = request.requireOrg();
+      if (!can(identity.role, "call", "create")) throw ApiError.forbidden("Your role may not place calls.");
+      const body = request.body;
+      const agent = await findAgent(scope, body.agent_id);
+      if (!agent) throw ApiError.notFound("Agent not found");
+      const phoneNumber = await scope.first(phoneNumbers, eq(phoneNumbers.id, body.phone_number_id));
+      if (!phoneNumber) throw ApiError.notFound("Phone number not found: phone_number_id must be one of the organisation's numbers.");
+      const name = body.customer_name?.trim() || null;
+      const row = await placeOutboundCall(context(request), {
+        agent,
+        phoneNumber,
+        customer: { number: body.customer_number, name },
+        variableValues: name ? { name } : {},
+      });
+      return reply.status(201).send({ data: toApiCall(row, agent.name) });
+    },
+  );
+
+  app.post(
+    callPaths.publicCall,
+    {
+      config: {
+        public: true,
+        rateLimit: {
+          max: limits.publicPerIpPerMinute,
+          timeWindow: 60_000,
+          errorResponseBuilder: () => rateLimited(tooManyFromClient(limits.publicPerIpPerMinute)),
+        },
+      },
+      schema: {
+        tags,
+        summary: "A public agent calls someone (no sign-in)",
+        description:
+          "Spec §3 public call payload. The agent must be public and the phone number one of its organisation's; the recipient " +
+          `name falls back to 'Sir'. Limits: ${limits.publicPerIpPerMinute} requests a minute per client, ` +
+          `${limits.publicPerNumberPerHour} calls an hour to one number, ${limits.publicPerAgentPerDay} calls a day per agent (429). ` +
+          "403 `insufficient_balance` when the organisation's wallet is too low. A refused request writes nothing.",
+        body: publicCallRequestSchema,
+        response: {
+          201: publicCallResponseSchema,
+          400: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          429: errorBodySchema,
+          502: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const agent = await findAgentInAnyOrganisation(db, body.assistantId);
+      if (!agent?.isPublic) throw ApiError.notFound(PUBLIC_AGENT_NOT_ACCESSIBLE_DETAIL);
+      const scope = orgScope(db, agent.orgId);
+      const phoneNumber = await scope.first(phoneNumbers, eq(phoneNumbers.id, body.phoneNumberId));
+      if (!phoneNumber) throw ApiError.notFound("Phone number not found: phoneNumberId must be one of this agent's organisation's phone numbers.");
+      assertToolsValid(agent);
+
+      const ctx = context(request);
+      const number = body.customer.number;
+      if ((await countAgentCallsSince(scope, agent.id, new Date(Date.now() - DAY_MS))) >= limits.publicPerAgentPerDay) {
+        throw rateLimited(tooManyForAgent(limits.publicPerAgentPerDay));
+      }
+      await assertWalletCovers(ctx, agent.orgId);
+      const slot = perNumber.take(number);
+      if (slot === null) throw rateLimited(tooManyForNumber(limits.publicPerNumberPerHour));
+
+      const name = publicCallRecipientName(body.assistantOverrides?.variableValues?.name);
+      try {
+        const row = await placeOutboundCall(ctx, { agent, phoneNumber, customer: { number, name }, variableValues: { name } });
+        return reply.status(201).send({ data: { id: row.id, status: toApiCall(row).status } });
+      } catch (error) {
+        perNumber.giveBack(number, slot);
+        throw error;
+      }
+    },
+  );
+};

@@ -1,0 +1,294 @@
+/**
+ * The sandbox's phone calls: what Vapi would do, in time, with nothing leaving the machine.
+ *
+ * A placed call answers at once (queued) and then lives through the same signed webhook events Vapi
+ * sends — `status-update` (queued → ringing → in-progress → ended) and an `end-of-call-report` shaped
+ * per Vapi's ServerMessage schemas — posted to the server's own webhook route, which verifies and
+ * ingests them exactly as it does Vapi's. The whole call takes SANDBOX_CALL_SECONDS (default 6).
+ *
+ * Outcomes, deterministic so tests and demos can choose them by the customer number's last two digits:
+ *   …00 answered · …01 busy (customer-busy) · …02 no answer (customer-did-not-answer) · …03 voicemail.
+ * Any other number: chosen from a hash of our call id (about 80 % answered, 10 % no answer, 5 % busy,
+ * 5 % voicemail), so one call always plays out the same way.
+ *
+ * An answered call has a transcript built from the agent's own welcome and end-call messages (with
+ * `{{name}}`-style variables filled in) around a plausible customer reply or two, with times; a summary,
+ * a success evaluation in the agent's rubric, structured data when the agent asks for some, and a cost
+ * of $0.10 per minute of talk (billed per started second; transport, stt, llm, tts and vapi parts).
+ * Unanswered calls cost nothing. No recording is made (the sandbox has no audio).
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { AgentConfig } from "../../contract/agent";
+import { signedHeaders } from "../webhooks/signature";
+import type { PhoneCallRequest, ProviderCallStatus, WebhookDelivery } from "./types";
+
+export type SandboxOutcome = "answered" | "busy" | "no-answer" | "voicemail";
+
+/** Last two digits of the customer number → the outcome they force. */
+export const SANDBOX_OUTCOME_BY_SUFFIX: Readonly<Record<string, SandboxOutcome>> = {
+  "00": "answered",
+  "01": "busy",
+  "02": "no-answer",
+  "03": "voicemail",
+};
+
+export const SANDBOX_ENDED_REASON: Readonly<Record<SandboxOutcome, string>> = {
+  answered: "assistant-ended-call",
+  busy: "customer-busy",
+  "no-answer": "customer-did-not-answer",
+  voicemail: "voicemail",
+};
+
+/** USD per minute of talk, by Vapi's cost-breakdown part ($0.10 in all). */
+export const SANDBOX_RATE_PER_MINUTE = { transport: 0.01, stt: 0.01, llm: 0.02, tts: 0.01, vapi: 0.05 } as const;
+
+export const DEFAULT_SANDBOX_CALL_SECONDS = 6;
+
+/** A byte of the call id's hash: stable choices per call. */
+function hashByte(callId: string, salt: string): number {
+  return createHash("sha256").update(`${salt}:${callId}`).digest()[0] ?? 0;
+}
+
+export function sandboxOutcome(callId: string, customerNumber: string): SandboxOutcome {
+  const forced = SANDBOX_OUTCOME_BY_SUFFIX[customerNumber.slice(-2)];
+  if (forced) return forced;
+  const byte = hashByte(callId, "outcome");
+  if (byte < 205) return "answered";
+  if (byte < 230) return "no-answer";
+  if (byte < 243) return "busy";
+  return "voicemail";
+}
+
+/** Vapi renders `{{ name }}` from variableValues (Liquid); an unknown variable renders empty. */
+export function renderVariables(text: string, values: Record<string, string>): string {
+  return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_match, key: string) => values[key] ?? "");
+}
+
+/** The cost of `seconds` of talk, in micro-dollars per part and in all. */
+export function sandboxCost(seconds: number): { parts: Record<keyof typeof SANDBOX_RATE_PER_MINUTE, number>; totalMicros: number } {
+  const parts = Object.fromEntries(
+    Object.entries(SANDBOX_RATE_PER_MINUTE).map(([part, perMinute]) => [part, Math.round((perMinute * 1_000_000 * seconds) / 60)]),
+  ) as Record<keyof typeof SANDBOX_RATE_PER_MINUTE, number>;
+  return { parts, totalMicros: Object.values(parts).reduce((sum, value) => sum + value, 0) };
+}
+
+const OPENERS = ["Hi, yes, this is {{name}} speaking.", "Hello? Yes, {{name}} here.", "Hi there, this is {{name}}. Who's calling?"];
+const FOLLOW_UPS = [
+  "Thanks, {{name}}. I'm calling to follow up and make sure you have everything you need. Is there anything I can help you with today?",
+  "Great to reach you, {{name}}. I just wanted to check in and see whether you had any questions I can answer.",
+];
+const CLOSERS = ["No, I think that's everything for now. Thanks for calling.", "That's all, thank you. Have a good day.", "Not right now, but thanks for checking in."];
+
+const pick = <T>(list: readonly T[], callId: string, salt: string): T => list[hashByte(callId, salt) % list.length]!;
+
+type Json = Record<string, unknown>;
+
+interface Line {
+  role: "bot" | "user";
+  text: string;
+}
+
+function successEvaluation(rubric: AgentConfig["analysis_plan"]["success_evaluation_rubric"], succeeded: boolean): string {
+  const answers: Record<string, [string, string]> = {
+    NumericScale: ["8", "3"],
+    DescriptiveScale: ["Good", "Poor"],
+    Checklist: ["All checklist items were completed.", "The checklist items were not completed."],
+    Matrix: ["Good", "Poor"],
+    PercentageScale: ["80", "20"],
+    LikertScale: ["Agree", "Disagree"],
+    AutomaticRubric: ["Good", "Poor"],
+    PassFail: ["true", "false"],
+  };
+  const [yes, no] = answers[rubric] ?? ["true", "false"];
+  return succeeded ? yes : no;
+}
+
+/** One event of a simulated call: when (ms after placing) and the ServerMessage `message`. */
+export interface SandboxEvent {
+  at: number;
+  message: Json;
+}
+
+/**
+ * The whole life of one simulated call as the events Vapi would send, in order. Pure: `placedAt` is
+ * the clock at placing, `callSeconds` how long the call takes from queued to ended.
+ */
+export function sandboxCallScript(request: PhoneCallRequest, providerCallId: string, placedAt: number, callSeconds: number): SandboxEvent[] {
+  const total = Math.max(0, callSeconds) * 1000;
+  const outcome = sandboxOutcome(request.callId, request.customer.number);
+  const config = request.agent.config;
+  const values = { ...request.variableValues };
+  const name = request.customer.name?.trim() || values.name || "there";
+  values.name ??= name;
+  const endedReason = SANDBOX_ENDED_REASON[outcome];
+  const answered = outcome === "answered" || outcome === "voicemail";
+
+  const ringingAt = 0.1 * total;
+  const inProgressAt = outcome === "voicemail" ? 0.3 * total : 0.25 * total;
+  const endedAt = { answered: total, voicemail: 0.7 * total, "no-answer": 0.8 * total, busy: 0.2 * total }[outcome];
+  const iso = (offset: number) => new Date(placedAt + offset).toISOString();
+
+  const customer = { number: request.customer.number, ...(request.customer.name?.trim() ? { name: Array.from(request.customer.name.trim()).slice(0, 40).join("") } : {}) };
+  const baseCall = {
+    id: providerCallId,
+    orgId: "sandbox",
+    type: "outboundPhoneCall",
+    createdAt: iso(0),
+    phoneNumberId: request.phoneNumber.id,
+    customer,
+    assistantOverrides: { variableValues: values, metadata: { callId: request.callId, orgId: request.orgId, agentId: request.agent.id } },
+  };
+  const status = (state: ProviderCallStatus, offset: number): SandboxEvent => ({
+    at: offset,
+    message: {
+      type: "status-update",
+      status: state,
+      timestamp: placedAt + offset,
+      ...(state === "ended" ? { endedReason } : {}),
+      customer,
+      call: { ...baseCall, status: state, updatedAt: iso(offset), ...(state === "ended" ? { endedReason } : {}) },
+    },
+  });
+
+  // The conversation, spread over the time the call is in progress.
+  const lines: Line[] = [];
+  const welcome = renderVariables(config.agent_welcome_message, values).trim();
+  const endMessage = renderVariables(config.agent_end_call_message, values).trim();
+  if (outcome === "answered") {
+    if (welcome) lines.push({ role: "bot", text: welcome });
+    lines.push({ role: "user", text: renderVariables(pick(OPENERS, request.callId, "opener"), values) });
+    lines.push({ role: "bot", text: renderVariables(pick(FOLLOW_UPS, request.callId, "follow-up"), values) });
+    lines.push({ role: "user", text: pick(CLOSERS, request.callId, "closer") });
+    if (endMessage) lines.push({ role: "bot", text: endMessage });
+  } else if (outcome === "voicemail") {
+    const voicemail = renderVariables(config.voice.voice_mail ?? "", values).trim();
+    if (voicemail) lines.push({ role: "bot", text: voicemail });
+  }
+  const talkMs = answered ? endedAt - inProgressAt : 0;
+  const slot = lines.length > 0 ? talkMs / lines.length : 0;
+  const messages = lines.map((line, index) => {
+    const time = placedAt + inProgressAt + index * slot;
+    return { role: line.role, message: line.text, time, endTime: time + 0.8 * slot, secondsFromStart: (index * slot) / 1000, duration: 0.8 * slot };
+  });
+  const transcript = lines.map((line) => `${line.role === "bot" ? "AI" : "User"}: ${line.text}`).join("\n");
+
+  // Billed per started second of talk; nothing when nobody answered.
+  const billedSeconds = answered ? Math.max(1, Math.ceil(talkMs / 1000)) : 0;
+  const { parts, totalMicros } = sandboxCost(billedSeconds);
+  const usd = (micros: number) => micros / 1_000_000;
+  const costBreakdown = { ...Object.fromEntries(Object.entries(parts).map(([part, micros]) => [part, usd(micros)])), total: usd(totalMicros) };
+
+  const agentName = config.agent_name.trim() || "The assistant";
+  const summary =
+    outcome === "answered"
+      ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} answered, listened and had nothing further to discuss; ` +
+        "the call ended politely with the closing message. (Simulated by the sandbox: no real call was placed.)"
+      : outcome === "voicemail"
+        ? `The call to ${name} (${request.customer.number}) reached voicemail${lines.length > 0 ? "; the assistant left a message" : ""}. (Simulated by the sandbox.)`
+        : null;
+  const analysis: Json = {};
+  if (summary) analysis.summary = summary;
+  if (answered) analysis.successEvaluation = successEvaluation(config.analysis_plan.success_evaluation_rubric, outcome === "answered");
+  if (answered && config.analysis_plan.structured_data_prompt.trim()) analysis.structuredData = { customerName: name, outcome, sandbox: true };
+
+  const callStartedAt = answered ? inProgressAt : ringingAt;
+  const report: SandboxEvent = {
+    at: endedAt,
+    message: {
+      type: "end-of-call-report",
+      timestamp: placedAt + endedAt,
+      endedReason,
+      cost: usd(totalMicros),
+      startedAt: iso(callStartedAt),
+      endedAt: iso(endedAt),
+      artifact: { transcript, messages },
+      analysis,
+      customer,
+      call: {
+        ...baseCall,
+        status: "ended",
+        endedReason,
+        updatedAt: iso(endedAt),
+        startedAt: iso(callStartedAt),
+        endedAt: iso(endedAt),
+        cost: usd(totalMicros),
+        costBreakdown,
+      },
+    },
+  };
+
+  return [
+    status("queued", 0),
+    status("ringing", ringingAt),
+    ...(answered ? [status("in-progress", inProgressAt)] : []),
+    status("ended", endedAt),
+    report,
+  ];
+}
+
+export interface SandboxCalls {
+  connect(delivery: WebhookDelivery): void;
+  start(request: PhoneCallRequest): { providerCallId: string; status: ProviderCallStatus };
+  /** Stops every simulated call (no more events) and waits for deliveries under way. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs simulated calls on timers: each event is delivered after the one before it has been answered,
+ * never before its time. Timers do not keep the process alive and stop at close().
+ */
+export function createSandboxCalls(options: { callSeconds?: number } = {}): SandboxCalls {
+  const callSeconds = options.callSeconds ?? DEFAULT_SANDBOX_CALL_SECONDS;
+  const timers = new Set<NodeJS.Timeout>();
+  const inFlight = new Set<Promise<void>>();
+  let delivery: WebhookDelivery | null = null;
+  let closed = false;
+
+  async function deliver(message: Json): Promise<void> {
+    const target = delivery;
+    if (!target || closed) return;
+    const body = JSON.stringify({ message });
+    try {
+      const response = await target.post(body, signedHeaders(target.secret, body));
+      if (response.statusCode >= 300) target.log?.warn({ status: response.statusCode, type: message.type }, `the sandbox's webhook was answered ${response.statusCode}`);
+    } catch (error) {
+      if (!closed) target.log?.warn({ err: error, type: message.type }, "the sandbox could not deliver a webhook event");
+    }
+  }
+
+  function play(events: SandboxEvent[], placedAt: number): void {
+    const [event, ...rest] = events;
+    if (!event || closed) return;
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        const delivered = deliver(event.message).finally(() => {
+          inFlight.delete(delivered);
+          play(rest, placedAt);
+        });
+        inFlight.add(delivered);
+      },
+      Math.max(0, placedAt + event.at - Date.now()),
+    );
+    timer.unref();
+    timers.add(timer);
+  }
+
+  return {
+    connect(target) {
+      delivery = target;
+    },
+    start(request) {
+      const providerCallId = `sandbox-${randomUUID()}`;
+      const placedAt = Date.now();
+      play(sandboxCallScript(request, providerCallId, placedAt, callSeconds), placedAt);
+      return { providerCallId, status: "queued" };
+    },
+    async close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

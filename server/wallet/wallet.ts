@@ -1,0 +1,112 @@
+/**
+ * One wallet per organisation: the balance and a ledger kept in step in the same transaction.
+ *
+ * - The wallet is made lazily, the first time money moves or someone opens it, with the starting credit
+ *   (STARTING_CREDIT_USD) as its first ledger entry: local and Clerk organisations alike, and two
+ *   requests racing to make it make one (the insert does nothing when the row exists).
+ * - Reading the balance writes nothing: an organisation without a wallet row holds the starting credit.
+ *   So a call refused for another reason leaves no wallet behind.
+ * - A call is debited once, from its cost: the ledger's unique index on call_id lets one debit through,
+ *   however often or however concurrently the end-of-call report arrives.
+ */
+import { randomUUID } from "node:crypto";
+import { desc, eq, sql } from "drizzle-orm";
+import type { Wallet } from "../../contract/wallet";
+import { WALLET_CURRENCY, WALLET_LEDGER_SHOWN, type WalletLedgerKind } from "../../contract/wallet";
+import { orgScope } from "../data/orgScope";
+import type { Db } from "../db/client";
+import { walletLedger, wallets } from "../db/schema";
+import { microsToUsd } from "./money";
+
+export interface WalletPolicy {
+  /** What a new organisation's wallet starts with (STARTING_CREDIT_USD). */
+  startingCreditMicros: number;
+  /** Calls are refused below this balance (MIN_BALANCE_USD). */
+  minBalanceMicros: number;
+}
+
+/** The balance in micro-dollars, without writing anything. */
+export async function balanceOf(db: Db, orgId: string, policy: WalletPolicy): Promise<number> {
+  const row = await orgScope(db, orgId).first(wallets);
+  return row ? row.balanceMicros : policy.startingCreditMicros;
+}
+
+/** Whether the organisation may place a call now (the balance is at least MIN_BALANCE_USD). */
+export async function canAffordCall(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
+  return (await balanceOf(db, orgId, policy)) >= policy.minBalanceMicros;
+}
+
+/** Makes the wallet with its starting credit unless it exists. Call it inside a transaction. */
+async function ensureWallet(tx: Db, orgId: string, policy: WalletPolicy): Promise<void> {
+  const made = await tx.insert(wallets).values({ orgId, balanceMicros: policy.startingCreditMicros }).onConflictDoNothing().returning({ orgId: wallets.orgId });
+  if (made.length > 0 && policy.startingCreditMicros > 0) {
+    await tx.insert(walletLedger).values({
+      id: randomUUID(),
+      orgId,
+      amountMicros: policy.startingCreditMicros,
+      kind: "starting-credit" satisfies WalletLedgerKind,
+      description: "Starting credit",
+      // The clock, not the transaction's start (now()): entries made in one transaction keep their order.
+      createdAt: new Date(),
+    });
+  }
+}
+
+/**
+ * Debits a call's cost once (inside the caller's transaction, beside the call's completion). Answers
+ * whether this was the debit; false when the call was debited before. A cost of zero writes nothing.
+ */
+export async function debitCallOnce(
+  tx: Db,
+  input: { orgId: string; callId: string; costMicros: number; description: string },
+  policy: WalletPolicy,
+): Promise<boolean> {
+  if (input.costMicros <= 0) return false;
+  await ensureWallet(tx, input.orgId, policy);
+  const entry = await tx
+    .insert(walletLedger)
+    .values({
+      id: randomUUID(),
+      orgId: input.orgId,
+      amountMicros: -input.costMicros,
+      kind: "call" satisfies WalletLedgerKind,
+      callId: input.callId,
+      description: input.description,
+      createdAt: new Date(),
+    })
+    // wallet_ledger_call_unique: a second debit of the same call is no debit.
+    .onConflictDoNothing()
+    .returning({ id: walletLedger.id });
+  if (entry.length === 0) return false;
+  await tx
+    .update(wallets)
+    .set({ balanceMicros: sql`${wallets.balanceMicros} - ${input.costMicros}`, updatedAt: new Date() })
+    .where(eq(wallets.orgId, input.orgId));
+  return true;
+}
+
+/** GET /wallet/: opens the wallet if needed, then the balance and the latest entries, newest first. */
+export async function readWallet(db: Db, orgId: string, policy: WalletPolicy): Promise<Wallet> {
+  await db.transaction(async (tx) => ensureWallet(tx, orgId, policy));
+  const scope = orgScope(db, orgId);
+  const [wallet, entries] = await Promise.all([
+    scope.first(wallets),
+    scope.select(walletLedger, {
+      // The starting credit is the oldest entry even when the first debit shares its millisecond.
+      orderBy: [desc(walletLedger.createdAt), sql`${walletLedger.kind} = 'starting-credit'`, desc(walletLedger.id)],
+      limit: WALLET_LEDGER_SHOWN,
+    }),
+  ]);
+  return {
+    balance: microsToUsd(wallet?.balanceMicros ?? policy.startingCreditMicros),
+    currency: WALLET_CURRENCY,
+    ledger: entries.map((entry) => ({
+      id: entry.id,
+      amount: microsToUsd(entry.amountMicros),
+      kind: entry.kind as WalletLedgerKind,
+      call_id: entry.callId,
+      description: entry.description,
+      created_at: entry.createdAt.toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,50 @@
+import { useCustomMutation, useInvalidate } from "@refinedev/core";
+import { Card, Flex, Switch, Typography } from "antd";
+import { useState } from "react";
+import { apiPaths } from "../../../contract/api";
+import type { Agent } from "../../../contract/agent";
+import { strings } from "../../config/strings";
+
+const text = strings.agents.appointments;
+
+/** appointment_enable, switched at once with PUT /agent/{id}/appointment-toggle (spec §4, §7). */
+export function AppointmentsCard({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
+  const { mutate, mutation } = useCustomMutation();
+  const invalidate = useInvalidate();
+  const [enabled, setEnabled] = useState(agent.appointment_enable);
+
+  const toggle = (next: boolean) => {
+    setEnabled(next);
+    mutate(
+      {
+        url: apiPaths.agentAppointmentToggle(agent.id),
+        method: "put",
+        values: { appointment_enable: next },
+        successNotification: () => ({ type: "success", message: next ? text.enabled : text.disabled }),
+        errorNotification: (error) => ({ type: "error", message: text.failed, description: error?.message }),
+      },
+      {
+        onSuccess: () => void invalidate({ resource: "agent", id: agent.id, invalidates: ["detail"] }),
+        onError: () => setEnabled(!next),
+      },
+    );
+  };
+
+  return (
+    <Card title={<h2 className="agent-section__title">{strings.agents.sections.appointments}</h2>} className="agent-section">
+      <Flex align="center" gap={12}>
+        <Switch
+          id="agent-appointments"
+          checked={enabled}
+          loading={mutation.isPending}
+          disabled={disabled}
+          onChange={toggle}
+        />
+        <label htmlFor="agent-appointments">{text.label}</label>
+      </Flex>
+      <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+        {text.hint}
+      </Typography.Paragraph>
+    </Card>
+  );
+}

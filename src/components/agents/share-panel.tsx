@@ -1,0 +1,86 @@
+import { useUpdate } from "@refinedev/core";
+import { Card, Divider, Flex, Form, Switch, Typography } from "antd";
+import { useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import type { Agent } from "../../../contract/agent";
+import { strings } from "../../config/strings";
+import { LinkWithCopy } from "./copy-link";
+import { useDefaultPhoneNumber } from "./use-web-call-links";
+import { WebCallLinks } from "./web-call-links";
+
+const text = strings.agents.share;
+
+/** Where a person adds phone numbers (the phonenumber resource's list). */
+const PHONE_NUMBERS_PATH = "/phone-numbers";
+
+/**
+ * The links a person hands out for an agent. The public page takes `?pid=<phone number id>`: the number
+ * its calls come from (the organisation's default); without one the link has no pid.
+ */
+export function shareLinks(agentId: string, { origin = window.location.origin, pid }: { origin?: string; pid?: string | null } = {}) {
+  const id = encodeURIComponent(agentId);
+  return {
+    publicLink: `${origin}/public/agent/${id}${pid ? `?pid=${encodeURIComponent(pid)}` : ""}`,
+    cloneLink: `${origin}/agent/private/${id}`,
+  };
+}
+
+function CopyableLink({ label, hint, link }: { label: string; hint?: ReactNode; link: string }) {
+  const id = `share-${label.toLowerCase().replace(/\W+/g, "-")}`;
+  return (
+    <Form.Item label={label} htmlFor={id} extra={hint} style={{ marginBottom: 12 }}>
+      <LinkWithCopy id={id} link={link} copyLabel={text.copy(label)} />
+    </Form.Item>
+  );
+}
+
+/** What the public link's hint says about the number visitors are called from. */
+function usePublicLinkHint(): { pid: string | null; hint?: ReactNode } {
+  const { phoneNumber, isMissing, isFailed } = useDefaultPhoneNumber();
+  if (phoneNumber) return { pid: phoneNumber.id, hint: text.callsFrom(phoneNumber.name, phoneNumber.number) };
+  if (isMissing) return { pid: null, hint: <Link to={PHONE_NUMBERS_PATH}>{text.noDefaultNumber}</Link> };
+  if (isFailed) return { pid: null, hint: text.defaultNumberFailed };
+  return { pid: null };
+}
+
+/**
+ * Public on/off (PUT is_public, at once), the public link (with the default number's `?pid=`) and the
+ * private-clone link with copy buttons, and the agent's web-call links.
+ */
+export function SharePanel({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
+  const { mutate, mutation } = useUpdate<Agent>();
+  // What the person chose; the server's answer confirms it, a failure puts the switch back.
+  const [isPublic, setIsPublic] = useState(agent.is_public);
+  const { pid, hint } = usePublicLinkHint();
+  const { publicLink, cloneLink } = shareLinks(agent.id, { pid });
+
+  const setPublic = (next: boolean) => {
+    setIsPublic(next);
+    mutate(
+      {
+        resource: "agent",
+        id: agent.id,
+        values: { is_public: next },
+        successNotification: () => ({ type: "success", message: next ? text.madePublic : text.madePrivate }),
+        errorNotification: (error) => ({ type: "error", message: text.publicFailed, description: error?.message }),
+      },
+      { onError: () => setIsPublic(!next) },
+    );
+  };
+
+  return (
+    <Card title={<h2 className="agent-section__title">{strings.agents.sections.share}</h2>} className="agent-section">
+      <Form layout="vertical" component="div">
+        <Flex align="center" gap={12} style={{ marginBottom: 16 }}>
+          <Switch id="share-public" checked={isPublic} loading={mutation.isPending} disabled={disabled} onChange={setPublic} />
+          <label htmlFor="share-public">{text.public}</label>
+        </Flex>
+        <Typography.Paragraph type="secondary">{isPublic ? text.publicHint : text.privateHint}</Typography.Paragraph>
+        <CopyableLink label={text.publicLink} hint={hint} link={publicLink} />
+        <CopyableLink label={text.cloneLink} hint={text.cloneLinkHint} link={cloneLink} />
+      </Form>
+      <Divider style={{ margin: "16px 0" }} />
+      <WebCallLinks agent={agent} disabled={disabled} />
+    </Card>
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * The public pages' requests: no token, plain fetch, answers checked by hand (zod and the console's
+ * data provider stay out of the public chunks).
+ */
+import { API_URL } from "../../config/api-url";
+
+const segment = (value: string) => encodeURIComponent(value);
+
+/** Paths below the API base (spec §7). */
+export const publicApiPaths = {
+  agentProfile: (agentId: string) => `/agent/${segment(agentId)}/public`,
+  publicCall: "/call/public",
+  webCall: (slug: string) => `/webcall/${segment(slug)}`,
+} as const;
+
+/** A non-2xx answer: its status and the server's `detail` sentence, when it sent one. */
+export class PublicHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | null,
+    readonly code: string | null,
+  ) {
+    super(detail ?? `The request failed (status ${status}).`);
+    this.name = "PublicHttpError";
+  }
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (value: unknown): value is Json => !!value && typeof value === "object" && !Array.isArray(value);
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
+async function send(path: string, init: RequestInit = {}): Promise<unknown> {
+  const response = await fetch(`${API_URL}${path}`, {
+    ...init,
+    headers: { Accept: "application/json", ...(init.body ? { "Content-Type": "application/json" } : {}), ...init.headers },
+  });
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const detail = isRecord(body) && typeof body.detail === "string" ? body.detail : null;
+    const code = isRecord(body) && typeof body.code === "string" ? body.code : null;
+    throw new PublicHttpError(response.status, detail, code);
+  }
+  return isRecord(body) ? body.data : undefined;
+}
+
+export interface PublicAgentProfile {
+  id: string;
+  name: string;
+  description: string;
+  firstMessage: string;
+  endCallMessage: string;
+}
+
+/** GET /agent/{id}/public */
+export async function fetchPublicAgentProfile(agentId: string): Promise<PublicAgentProfile> {
+  const data = await send(publicApiPaths.agentProfile(agentId));
+  if (!isRecord(data)) throw new Error("The public agent profile had no data");
+  return {
+    id: text(data.id) || agentId,
+    name: text(data.name),
+    description: text(data.description),
+    firstMessage: text(data.firstMessage),
+    endCallMessage: text(data.endCallMessage),
+  };
+}
+
+/** Spec §3 "Public call payload". */
+export interface PublicCallPayload {
+  assistantId: string;
+  assistantOverrides: { variableValues: { name: string } };
+  customer: { number: string };
+  phoneNumberId: string;
+}
+
+/** POST /call/public: 200 or 201 {data: {id, status}}. */
+export async function postPublicCall(payload: PublicCallPayload): Promise<{ id: string | null; status: string | null }> {
+  const data = await send(publicApiPaths.publicCall, { method: "POST", body: JSON.stringify(payload) });
+  return {
+    id: isRecord(data) && typeof data.id === "string" ? data.id : null,
+    status: isRecord(data) && typeof data.status === "string" ? data.status : null,
+  };
+}
+
+export interface WebCallInstruction {
+  id: string;
+  icon: string;
+  title: string;
+  description: string;
+}
+
+/** Spec §3 "Web call details". `firstMessage` is read when the server sends it (for the sandbox). */
+export interface WebCallDetails {
+  callTitle: string;
+  name: string;
+  subTitle: string;
+  assistantId: string;
+  instructions: WebCallInstruction[];
+  firstMessage: string;
+}
+
+/** GET /webcall/{slug} */
+export async function fetchWebCallDetails(slug: string): Promise<WebCallDetails> {
+  const data = await send(publicApiPaths.webCall(slug));
+  if (!isRecord(data)) throw new Error("The web call had no data");
+  const instructions = Array.isArray(data.instructions) ? data.instructions.filter(isRecord) : [];
+  return {
+    callTitle: text(data.callTitle),
+    name: text(data.name),
+    subTitle: text(data.subTitle),
+    assistantId: text(data.assistantId),
+    firstMessage: text(data.firstMessage),
+    instructions: instructions.map((item, index) => ({
+      id: text(item.id) || String(index),
+      icon: text(item.icon),
+      title: text(item.title),
+      description: text(item.description),
+    })),
+  };
+}

@@ -1,0 +1,131 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { Agent } from "../../contract/agent";
+import type { PhoneNumber } from "../../contract/phone-number";
+import { SharePanel } from "../../src/components/agents/share-panel";
+import { AGENT_ID, makeAgent, serveAgents } from "./agents-fixtures";
+import { ConsoleProviders, FakeSession, findScreen, installFetchFake, json, renderConsole, type FetchFake } from "./test-utils";
+
+const PUT_PATH = `/api/agent/${AGENT_ID}`;
+
+const DEFAULT_NUMBER: PhoneNumber = {
+  id: "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+  name: "Front desk",
+  number: "+14155550123",
+  isDefault: true,
+  provider: "vapi",
+  agent_id: null,
+  provider_number_id: null,
+  is_sandbox: true,
+  has_credentials: false,
+  created_at: "2026-03-01T09:00:00.000Z",
+  updated_at: "2026-03-01T09:00:00.000Z",
+};
+
+/** The share panel's own requests: the default phone number (or 404) and the organisation's web-call links (none). */
+function serveSharing(fetch: FetchFake, defaultNumber: PhoneNumber | null = DEFAULT_NUMBER) {
+  fetch
+    .on("GET", "/api/phonenumber/default", () =>
+      defaultNumber ? json({ data: defaultNumber }) : json({ detail: "No default phone number yet", code: "not_found" }, 404),
+    )
+    .on("GET", "/api/webcall/", () => json({ data: [], total: 0, page: 1, limit: 100 }));
+}
+
+/** The panel alone (the editor takes a second or two to render in jsdom). */
+function renderPanel({ agent = makeAgent(), defaultNumber }: { agent?: Agent; defaultNumber?: PhoneNumber | null } = {}) {
+  const fetch = installFetchFake();
+  serveAgents(fetch, [agent]);
+  serveSharing(fetch, defaultNumber);
+  const user = userEvent.setup();
+  render(
+    <ConsoleProviders session={new FakeSession()} path={`/agent/${agent.id}`}>
+      <SharePanel agent={agent} />
+    </ConsoleProviders>,
+  );
+  return { user, fetch };
+}
+
+function stubClipboard(writeText = vi.fn(async (_text: string) => undefined)) {
+  // After user-event's setup, which puts its own clipboard in place.
+  Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+  return writeText;
+}
+
+describe("sharing an agent", () => {
+  it("shows the public link with the default number's pid and the private clone link in the editor, each with a copy button", async () => {
+    const agent = makeAgent();
+    const fetch = installFetchFake();
+    serveAgents(fetch, [agent]);
+    serveSharing(fetch);
+    const { user } = renderConsole({ path: `/agent/${AGENT_ID}`, fetch });
+    await findScreen("Edit Agent");
+    await screen.findByDisplayValue(agent.agent_name);
+    const writeText = stubClipboard();
+
+    const publicLink = `${window.location.origin}/public/agent/${AGENT_ID}?pid=${DEFAULT_NUMBER.id}`;
+    const cloneLink = `${window.location.origin}/agent/private/${AGENT_ID}`;
+    await waitFor(() => expect(screen.getByLabelText("Public link")).toHaveValue(publicLink));
+    expect(screen.getByText("Visitors are called from Front desk (+14155550123), your default number.")).toBeInTheDocument();
+    expect(screen.getByLabelText("Private clone link")).toHaveValue(cloneLink);
+    expect(screen.getByRole("heading", { name: "Web-call links" })).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Copy public link" }));
+    expect(writeText).toHaveBeenLastCalledWith(publicLink);
+    expect(await screen.findByText("Link copied")).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Copy private clone link" }));
+    expect(writeText).toHaveBeenLastCalledWith(cloneLink);
+  });
+
+  it("leaves pid out and says how to get one while the organisation has no default number", async () => {
+    const { user, fetch } = renderPanel({ defaultNumber: null });
+    const writeText = stubClipboard();
+
+    const hint = await screen.findByRole("link", { name: "Add a phone number to let visitors be called" });
+    expect(hint).toHaveAttribute("href", "/phone-numbers");
+    const publicLink = `${window.location.origin}/public/agent/${AGENT_ID}`;
+    expect(screen.getByLabelText("Public link")).toHaveValue(publicLink);
+    expect(fetch.to("GET", "/api/phonenumber/default")).toHaveLength(1); // a 404 is an answer: no retry
+
+    await user.click(screen.getByRole("button", { name: "Copy public link" }));
+    expect(writeText).toHaveBeenLastCalledWith(publicLink);
+    // No error toast for the 404: only the copy's.
+    expect(await screen.findByText("Link copied")).toBeInTheDocument();
+    expect(document.querySelector(".ant-notification-notice-error")).toBeNull();
+  });
+
+  it("says so when the browser refuses to copy", async () => {
+    const { user } = renderPanel();
+    stubClipboard(vi.fn(async () => Promise.reject(new Error("denied"))));
+
+    await user.click(screen.getByRole("button", { name: "Copy public link" }));
+    expect(await screen.findByText("The link could not be copied")).toBeInTheDocument();
+  });
+
+  it("makes the agent public at once with PUT is_public, and private again", async () => {
+    const { user, fetch } = renderPanel();
+
+    const toggle = screen.getByRole("switch", { name: "Public" });
+    expect(toggle).not.toBeChecked();
+    expect(screen.getByText("Turn on Public so that the public link works.")).toBeInTheDocument();
+
+    await user.click(toggle);
+    expect(await screen.findByText("The agent is now public")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("switch", { name: "Public" })).toBeChecked());
+    expect(screen.getByText("Anyone with the public link can call this agent.")).toBeInTheDocument();
+
+    await user.click(screen.getByRole("switch", { name: "Public" }));
+    expect(await screen.findByText("The agent is now private")).toBeInTheDocument();
+    expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([{ is_public: true }, { is_public: false }]);
+  });
+
+  it("keeps the switch as it was when the server refuses", async () => {
+    const { user, fetch } = renderPanel();
+    fetch.on("PUT", PUT_PATH, () => json({ detail: "Your role may not change sharing.", code: "forbidden" }, 403));
+
+    await user.click(screen.getByRole("switch", { name: "Public" }));
+    expect(await screen.findByText("Your role may not change sharing.")).toBeInTheDocument();
+    expect(screen.getByRole("switch", { name: "Public" })).not.toBeChecked();
+  });
+});

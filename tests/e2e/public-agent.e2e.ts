@@ -1,0 +1,175 @@
+// The public pages end to end, in sandbox mode: a public agent phones a visitor (through to the finished
+// call record), and a web-call link plays a sandbox call in the browser.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { DEMO, inPage, launchBrowser, startProduct, type Product } from "./harness";
+
+let product: Product;
+let browser: Browser;
+let token: string;
+
+before(async () => {
+  product = await startProduct({ SANDBOX_CALL_SECONDS: "2" });
+  browser = await launchBrowser();
+  token = await demoBearer();
+});
+
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** Signs the demo user in through better-auth, then reads the bearer from get-session as the console does. */
+async function demoBearer(): Promise<string> {
+  const signIn = await fetch(`${product.baseURL}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: product.baseURL },
+    body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
+  });
+  assert.equal(signIn.status, 200, await signIn.clone().text());
+  const cookies = signIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  const session = await fetch(`${product.baseURL}/api/auth/get-session`, { headers: { Cookie: cookies } });
+  assert.equal(session.status, 200);
+  const body = (await session.json()) as { session?: { token?: string } };
+  assert.ok(body.session?.token, "get-session answers the session token");
+  return body.session.token;
+}
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${product.baseURL}/api${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+async function createPublicAgent(name: string): Promise<string> {
+  const created = await api<{ data: { id: string } }>("POST", "/agent/", { agent_name: name, is_public: true });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body.data.id;
+}
+
+test("a visitor asks a public agent to call them: 'Agent is Calling', and the sandbox call ends with a transcript and a cost", async () => {
+  const agentId = await createPublicAgent("E2E public agent");
+  const number = await api<{ data: { id: string } }>("POST", "/phonenumber/", {
+    name: "E2E caller ID",
+    number: "+14155550142",
+    provider: "byo",
+  });
+  assert.equal(number.status, 201, JSON.stringify(number.body));
+  const numberId = number.body.data.id;
+
+  await inPage(browser, "public agent call", async (page) => {
+    await page.goto(`${product.baseURL}/public/agent/${agentId}?pid=${numberId}`);
+    await page.getByRole("heading", { level: 1, name: "E2E public agent" }).waitFor({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Start Call" }).click();
+
+    const dialog = page.getByRole("dialog", { name: "Confirm Call Details" });
+    await dialog.waitFor();
+    const submit = dialog.getByRole("button", { name: "Start Call" });
+    assert.equal(await submit.isDisabled(), true, "Start Call waits for a name and a phone");
+    await dialog.getByLabel("Recipient Name").fill("Ada Lovelace");
+    await dialog.getByLabel("Phone Number").pressSequentially("4155550123");
+    assert.equal(await dialog.getByLabel("Phone Number").inputValue(), "+1 (415) 555-0123");
+    // The flag comes from our own /flags, not a CDN.
+    const flag = await dialog.getByRole("button", { name: "Country: United States (+1)" }).locator("img").evaluate((img: HTMLImageElement) => ({
+      src: img.getAttribute("src"),
+      loaded: img.complete && img.naturalWidth > 0,
+    }));
+    assert.deepEqual(flag, { src: "/flags/us.svg", loaded: true });
+
+    const answered = page.waitForResponse((response) => response.url().endsWith("/api/call/public") && response.request().method() === "POST");
+    await submit.click();
+    const response = await answered;
+    assert.deepEqual(response.request().postDataJSON(), {
+      assistantId: agentId,
+      assistantOverrides: { variableValues: { name: "Ada Lovelace" } },
+      customer: { number: "+14155550123" },
+      phoneNumberId: numberId,
+    });
+    assert.equal(response.status(), 201, await response.text());
+    const callId = ((await response.json()) as { data: { id: string } }).data.id;
+
+    await page.getByText("Agent is Calling").waitFor();
+    await dialog.waitFor({ state: "detached" });
+
+    // The sandbox plays the call (SANDBOX_CALL_SECONDS=2) and reports it through the webhook route.
+    type CallRecord = { status: string; transcript: string | null; cost: number | null; customer_number: string | null; customer_name: string | null };
+    let call: CallRecord | null = null;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const current: { status: number; body: { data: CallRecord } } = await api<{ data: CallRecord }>("GET", `/call/${callId}`);
+      assert.equal(current.status, 200);
+      const record = current.body.data;
+      call = record;
+      if (record.status === "ended" && record.transcript && record.cost !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.equal(call?.status, "ended");
+    assert.ok(call?.transcript, "the ended call has a transcript");
+    assert.equal(typeof call?.cost, "number");
+    assert.equal(call?.customer_number, "+14155550123");
+    assert.equal(call?.customer_name, "Ada Lovelace");
+  });
+});
+
+test("a public agent page for an unknown agent still offers the call, with the local defaults", async () => {
+  await inPage(browser, "public agent defaults", async (page) => {
+    const id = "00000000-0000-4000-8000-000000000000";
+    await page.goto(`${product.baseURL}/public/agent/${id}`);
+    await page.getByRole("heading", { level: 1, name: "AI Agent 00000000" }).waitFor({ timeout: 20_000 });
+    await page.getByText("Connect with our AI assistant").waitFor();
+  });
+});
+
+test("a web-call link plays a sandbox call: overlay labelled Sandbox, the assistant speaks, End Call ends it", async () => {
+  const agentId = await createPublicAgent("E2E web agent");
+  const link = await api<{ data: { slug: string; url: string } }>("POST", "/webcall/", {
+    agent_id: agentId,
+    call_title: "Your order follow-up",
+    recipient_name: "Grace",
+    sub_title: "Two minutes about your delivery.",
+    instructions: [
+      { icon: "headphones", title: "Use headphones", description: "So the assistant does not hear itself." },
+      { icon: "microphone", title: "<b>Allow</b> the microphone", description: "<img src=x onerror=alert(1)>" },
+    ],
+  });
+  assert.equal(link.status, 201, JSON.stringify(link.body));
+
+  await inPage(browser, "web call sandbox", async (page) => {
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${product.baseURL}/web-call/${link.body.data.slug}`);
+    await page.getByRole("heading", { level: 1, name: "Your order follow-up" }).waitFor({ timeout: 20_000 });
+    await page.getByText("Hi Grace").waitFor();
+    await page.getByText("<b>Allow</b> the microphone").waitFor();
+    await page.getByText("<img src=x onerror=alert(1)>").waitFor();
+    assert.ok(await page.getByRole("link", { name: "Get help" }).isVisible());
+
+    await page.getByRole("button", { name: "Start Call" }).click();
+    const overlay = page.getByRole("dialog", { name: "Your order follow-up" });
+    await overlay.waitFor({ timeout: 10_000 });
+    await overlay.getByText("Sandbox", { exact: true }).waitFor();
+    await overlay.getByRole("status").filter({ hasText: "Assistant is speaking" }).waitFor({ timeout: 10_000 });
+    assert.equal(await overlay.locator(".pub-volume__segment").count(), 10);
+    assert.ok((await overlay.locator(".pub-volume__segment--lit").count()) > 0, "the volume bar moves while the assistant speaks");
+
+    await overlay.getByRole("button", { name: "End Call" }).click();
+    await overlay.waitFor({ state: "detached" });
+    await page.getByText("The call has ended.").waitFor();
+    assert.deepEqual(dialogs, [], "nothing from the link's text ran");
+  });
+});
+
+test("an unknown web-call link says so", async () => {
+  await inPage(browser, "web call not found", async (page) => {
+    await page.goto(`${product.baseURL}/web-call/no-such-link`);
+    await page.getByRole("heading", { level: 1, name: "This call link is not valid" }).waitFor({ timeout: 20_000 });
+  });
+});
