@@ -63,7 +63,8 @@ test("Agents opens the default agent; an agent made from a template keeps its ne
     assert.equal(await page.getByLabel("Agent name", { exact: true }).inputValue(), "E2E bookings");
     assert.equal(await page.getByLabel("Prompt", { exact: true }).inputValue(), PROMPT);
     const voice = page.locator(".ant-select").filter({ has: page.getByRole("combobox", { name: "Voice", exact: true }) });
-    assert.match((await voice.locator(".ant-select-selection-item").textContent()) ?? "", /^Luna/);
+    // The saved voice id comes back at once; its label appears when the voice catalogue has loaded.
+    await voice.locator(".ant-select-selection-item", { hasText: /^Luna/ }).waitFor({ timeout: 20_000 });
 
     // Agents now opens the agent edited last.
     await page.getByRole("link", { name: "Agents", exact: true }).click();
