@@ -115,3 +115,16 @@ describe("configuration", () => {
     expect(describeDatabaseUrl("postgres://postgres@127.0.0.1/postgres")).toBe("127.0.0.1:5432/postgres");
   });
 });
+
+describe(".env.example", () => {
+  it("lists every variable the server reads, each with a comment above it", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { ENV_VARIABLES } = await import("../../server/config");
+    const lines = readFileSync(new URL("../../.env.example", import.meta.url), "utf8").split("\n");
+    for (const name of ENV_VARIABLES) {
+      const at = lines.findIndex((line) => line.startsWith(`${name}=`));
+      expect(at, `${name} is missing from .env.example`).toBeGreaterThan(0);
+      expect(lines[at - 1], `${name} has no comment above it`).toMatch(/^#/);
+    }
+  });
+});
