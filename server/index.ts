@@ -46,7 +46,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     database = await openDatabase(databaseTarget(config));
     await runMigrations(database);
     const app = await buildApp({ config, database });
-    const demo = await seedDemo(database.db, config);
+    const demoLines: string[] = [];
+    const demo = await seedDemo(database.db, config, { print: (line) => demoLines.push(line) });
     await app.listen({ port: config.port, host: config.host });
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
@@ -56,6 +57,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     print(`rate limits: in-process (${config.rateLimitPerMinute}/min per IP on /api)`);
     print(`API docs: ${config.publicUrl}/api/docs`);
     if (demo) print(`demo sign-in: ${demo.email} / ${demo.password} (${demo.organisation})`);
+    for (const line of demoLines) print(line);
     print(`ready in ${Math.round(performance.now())} ms`);
     print(`Open ${config.publicUrl}`);
 

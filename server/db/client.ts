@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite, type PgliteDatabase } from "drizzle-orm/pglite";
@@ -46,6 +47,9 @@ function pgliteStartParams(): string[] {
   return [...defaults, "-c", "shared_buffers=32MB"];
 }
 
+/** Extensions the migrations use (pg_trgm: the call list's search indexes, migration 0003). */
+const pgliteExtensions = { pg_trgm };
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
@@ -64,12 +68,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   let client: PGlite;
   let location: string;
   if (target.kind === "pglite-memory") {
-    client = await PGlite.create({ startParams: pgliteStartParams(), ...(target.snapshot ? { loadDataDir: target.snapshot } : {}) });
+    client = await PGlite.create({ startParams: pgliteStartParams(), extensions: pgliteExtensions, ...(target.snapshot ? { loadDataDir: target.snapshot } : {}) });
     location = "in memory";
   } else {
     const folder = join(target.dataDir, "pglite");
     mkdirSync(resolve(folder), { recursive: true });
-    client = await PGlite.create({ dataDir: resolve(folder), startParams: pgliteStartParams() });
+    client = await PGlite.create({ dataDir: resolve(folder), startParams: pgliteStartParams(), extensions: pgliteExtensions });
     location = `${target.dataDir.replace(/\/+$/, "")}/pglite`;
   }
   const db = drizzlePglite({ client, schema });

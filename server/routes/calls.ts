@@ -4,6 +4,10 @@ import {
   ERROR_CODES,
   PUBLIC_AGENT_NOT_ACCESSIBLE_DETAIL,
   callCreateSchema,
+  callExportPath,
+  callExportQuerySchema,
+  callListQuerySchema,
+  callListResponseSchema,
   callIdParamsSchema,
   callPaths,
   callResponseSchema,
@@ -15,6 +19,8 @@ import {
 } from "../../contract";
 import { findAgent, findAgentInAnyOrganisation } from "../agents/repository";
 import { DAY_MS, HOUR_MS, SlidingWindowCounter, tooManyForAgent, tooManyForNumber, tooManyFromClient } from "../calls/limits";
+import { callsCsvStream, exportFileName } from "../calls/export";
+import { callConditions, countCallsExactly, listCalls, toApiCallListItem } from "../calls/list";
 import { agentNameOf, countAgentCallsSince, findCall, toApiCall } from "../calls/repository";
 import { assertToolsValid, assertWalletCovers, placeOutboundCall, type CallContext } from "../calls/service";
 import type { AppConfig } from "../config";
@@ -25,6 +31,7 @@ import { ApiError } from "../plugins/errors";
 import type { VoiceProvider } from "../voice/types";
 import { usdToMicros } from "../wallet/money";
 import { eq } from "drizzle-orm";
+import { z } from "zod";
 
 const tags = ["call"];
 const security = [{ bearerAuth: [] }];
@@ -33,8 +40,8 @@ const callNotFound = () => ApiError.notFound("Call not found");
 const rateLimited = (detail: string) => new ApiError(429, ERROR_CODES.rateLimited, detail);
 
 /**
- * /call routes (spec §7): GET /call/{id}, POST /call/ (a member places a call), POST /call/public
- * (anyone asks a public agent to ring them). The call list (GET /call/) is the next issue's.
+ * /call routes (spec §7): GET /call/ (the call log), GET /call/export (it as CSV), GET /call/{id},
+ * POST /call/ (a member places a call), POST /call/public (anyone asks a public agent to ring them).
  */
 export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; config: AppConfig }> = async (app, { db, voice, config }) => {
   const limits = config.calls;
@@ -48,6 +55,73 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
       wallet: { startingCreditMicros: usdToMicros(limits.startingCreditUsd), minBalanceMicros: usdToMicros(limits.minBalanceUsd) },
     };
   }
+
+  const filtersDescription =
+    "startDate/endDate: UTC days YYYY-MM-DD, endDate included whole. search: the customer number (any spelling, or a part " +
+    "of it), customer name, agent name, call id, or words of the transcript and summary. status, type, endedReason and " +
+    "successEvaluation take one value or several separated by commas; durationMin/Max are seconds, costMin/Max USD. " +
+    "sortBy startedAt (default) | duration | cost, sortOrder desc (default) | asc. Unknown parameters answer 400.";
+
+  app.get(
+    callPaths.calls,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The organisation's calls, newest first",
+        description:
+          `${filtersDescription} Items are calls without messages, transcript, cost_breakdown and structured_data. ` +
+          "`total` is exact up to 10,000 matching calls; above that it is an estimate and `total_is_estimate` is true.",
+        querystring: callListQuerySchema,
+        response: { 200: callListResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const identity = request.requireIdentity();
+      const scope = request.requireOrg();
+      if (!can(identity.role, "call", "list")) throw ApiError.forbidden("Your role may not view calls.");
+      const { page, limit, ...filters } = request.query;
+      const result = await listCalls(db, scope, filters, page, limit);
+      return { data: result.rows.map(toApiCallListItem), total: result.total, page, limit, total_is_estimate: result.totalIsEstimate };
+    },
+  );
+
+  app.get(
+    callExportPath,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The organisation's calls as CSV",
+        description:
+          `The list's filters and order, every matching call (no page/limit), streamed as text/csv. ${filtersDescription} ` +
+          "`x-total-count` says how many rows follow. Cells that could start a spreadsheet formula (= + - @) begin with '.",
+        querystring: callExportQuerySchema,
+        produces: ["text/csv"],
+        response: {
+          200: z.string().describe("CSV: a header row, then one row per call"),
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const identity = request.requireIdentity();
+      const scope = request.requireOrg();
+      if (!can(identity.role, "call", "list")) throw ApiError.forbidden("Your role may not export calls.");
+      const filters = request.query;
+      const where = await callConditions(db, scope, filters);
+      const total = await countCallsExactly(db, where);
+      return reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${exportFileName()}"`)
+        .header("x-total-count", String(total))
+        .header("cache-control", "no-store")
+        // A stream skips the response serializer; the 200 schema above documents the CSV for OpenAPI.
+        .send(callsCsvStream(db, scope, where, filters) as unknown as string);
+    },
+  );
 
   app.get(
     "/call/:id",

@@ -1,12 +1,14 @@
 /**
  * The demo account, so a fresh install can be tried at once: an admin in "Demo Organisation".
- * Created only with local accounts, when SEED_DEMO is on and the users table is empty.
+ * Created only with local accounts, when SEED_DEMO is on and the users table is empty. The organisation
+ * comes with demo data (./demo-calls.ts): 3 agents, 3 sandbox numbers, 2,000 calls over 90 days.
  */
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { accounts, memberships, organizations, users } from "../db/schema";
+import { describeDemoData, generateDemoData, insertDemoData, type DemoDataSummary } from "./demo-calls";
 
 export const DEMO_ORGANISATION = { name: "Demo Organisation", slug: "demo-organisation" } as const;
 
@@ -16,7 +18,18 @@ export interface DemoCredentials {
   organisation: string;
 }
 
-export async function seedDemo(db: Db, config: AppConfig): Promise<DemoCredentials | null> {
+export interface SeedDemoOptions {
+  /** Seed the agents, numbers, calls and ledger too (default true). */
+  withData?: boolean;
+  /** The end of the 90 days of calls (default: the clock). */
+  now?: Date;
+  /** Where the one line describing the demo data goes (server/index.ts passes its printer). */
+  print?: (line: string) => void;
+  /** Told what was seeded. */
+  onDemoData?: (summary: DemoDataSummary) => void;
+}
+
+export async function seedDemo(db: Db, config: AppConfig, options: SeedDemoOptions = {}): Promise<DemoCredentials | null> {
   if (!config.seedDemo || config.modes.auth !== "local") return null;
   const [existing] = await db.select({ n: count() }).from(users);
   if ((existing?.n ?? 0) > 0) return null;
@@ -33,6 +46,18 @@ export async function seedDemo(db: Db, config: AppConfig): Promise<DemoCredentia
     await tx.insert(accounts).values({ id: randomUUID(), accountId: userId, providerId: "credential", userId, password: passwordHash });
     await tx.insert(organizations).values({ id: orgId, name: DEMO_ORGANISATION.name, slug });
     await tx.insert(memberships).values({ id: randomUUID(), orgId, userId, role: "admin" });
+    if (options.withData === false) return;
+    const started = performance.now();
+    const data = generateDemoData({
+      orgId,
+      createdBy: userId,
+      now: options.now ?? new Date(),
+      startingCreditMicros: Math.round(config.calls.startingCreditUsd * 1_000_000),
+    });
+    await insertDemoData(tx, data);
+    const summary = { agents: data.agents.length, numbers: data.phoneNumbers.length, calls: data.calls.length, ms: Math.round(performance.now() - started) };
+    options.onDemoData?.(summary);
+    options.print?.(describeDemoData(summary));
   });
   return { email: config.demoEmail, password: config.demoPassword, organisation: DEMO_ORGANISATION.name };
 }

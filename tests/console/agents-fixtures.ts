@@ -117,7 +117,10 @@ export function serveAgents(fetch: FetchFake, agents: Agent[] = [makeAgent()], f
     .on("GET", "/api/voice/", () => json({ data: VOICES }))
     .on("GET", "/api/voice/models", () => json({ data: VOICE_MODELS }))
     .on("GET", "/api/transcriber/", () => json({ data: TRANSCRIBERS }))
-    .on("GET", "/api/file/files", () => json(list(files)));
+    .on("GET", "/api/file/files", () => json(list(files)))
+    // The share panel: the default phone number (none yet) and the organisation's web-call links.
+    .on("GET", "/api/phonenumber/default", () => json({ detail: "No default phone number yet", code: "not_found" }, 404))
+    .on("GET", "/api/webcall/", () => json(list([])));
   for (const agent of agents) {
     const path = `/api/agent/${agent.id}`;
     fetch

@@ -5,7 +5,7 @@ import type { Agent } from "../../contract/agent";
 import type { PhoneNumber } from "../../contract/phone-number";
 import { SharePanel } from "../../src/components/agents/share-panel";
 import { AGENT_ID, makeAgent, serveAgents } from "./agents-fixtures";
-import { ConsoleProviders, FakeSession, findScreen, installFetchFake, json, renderConsole, type FetchFake } from "./test-utils";
+import { ConsoleProviders, FakeSession, installFetchFake, json, type FetchFake } from "./test-utils";
 
 const PUT_PATH = `/api/agent/${AGENT_ID}`;
 
@@ -32,7 +32,9 @@ function serveSharing(fetch: FetchFake, defaultNumber: PhoneNumber | null = DEFA
     .on("GET", "/api/webcall/", () => json({ data: [], total: 0, page: 1, limit: 100 }));
 }
 
-/** The panel alone (the editor takes a second or two to render in jsdom). */
+/**
+ * The panel alone: the editor takes seconds to render in jsdom (and mounts SharePanel as it is).
+ */
 function renderPanel({ agent = makeAgent(), defaultNumber }: { agent?: Agent; defaultNumber?: PhoneNumber | null } = {}) {
   const fetch = installFetchFake();
   serveAgents(fetch, [agent]);
@@ -53,14 +55,8 @@ function stubClipboard(writeText = vi.fn(async (_text: string) => undefined)) {
 }
 
 describe("sharing an agent", () => {
-  it("shows the public link with the default number's pid and the private clone link in the editor, each with a copy button", async () => {
-    const agent = makeAgent();
-    const fetch = installFetchFake();
-    serveAgents(fetch, [agent]);
-    serveSharing(fetch);
-    const { user } = renderConsole({ path: `/agent/${AGENT_ID}`, fetch });
-    await findScreen("Edit Agent");
-    await screen.findByDisplayValue(agent.agent_name);
+  it("shows the public link with the default number's pid and the private clone link, each with a copy button", async () => {
+    const { user } = renderPanel();
     const writeText = stubClipboard();
 
     const publicLink = `${window.location.origin}/public/agent/${AGENT_ID}?pid=${DEFAULT_NUMBER.id}`;

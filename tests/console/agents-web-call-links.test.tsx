@@ -1,10 +1,10 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
+import userEvent, { PointerEventsCheckLevel } from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Agent } from "../../contract/agent";
 import { WEB_CALL_LIMITS, type WebCallLink } from "../../contract/web-call";
 import { SharePanel } from "../../src/components/agents/share-panel";
-import { AGENT_ID, makeAgent, OTHER_AGENT_ID, pickOption } from "./agents-fixtures";
+import { AGENT_ID, makeAgent, OTHER_AGENT_ID } from "./agents-fixtures";
 import { ConsoleProviders, FakeSession, installFetchFake, json, type FetchFake, type RecordedRequest } from "./test-utils";
 
 const ORIGIN = window.location.origin;
@@ -84,7 +84,8 @@ function renderPanel({ agent = makeAgent({ agent_name: "Reception" }), links = [
 } = {}) {
   const fetch = installFetchFake();
   const stored = serveLinks(fetch, links, { createFails });
-  const user = userEvent.setup();
+  // No pointer-events check per click: it reads computed styles up the tree, which is slow in jsdom.
+  const user = userEvent.setup({ pointerEventsCheck: PointerEventsCheckLevel.Never });
   render(
     <ConsoleProviders session={new FakeSession()} path={`/agent/${agent.id}`}>
       <SharePanel agent={agent} disabled={disabled} />
@@ -96,8 +97,17 @@ function renderPanel({ agent = makeAgent({ agent_name: "Reception" }), links = [
 }
 
 const section = () => within(screen.getByRole("region", { name: "Web-call links" }));
-const dialog = () => within(screen.getByRole("dialog", { name: "New web-call link" }));
-const instruction = (position: number) => within(dialog().getByRole("group", { name: `Instruction ${position}` }));
+// Role queries walk the whole modal form on every call; text and label queries are much cheaper in jsdom.
+const dialog = () => within(screen.getByText("New web-call link", { selector: ".ant-modal-title" }).closest<HTMLElement>(".ant-modal")!);
+const instruction = (position: number) =>
+  within(dialog().getByText(`Instruction ${position}`, { selector: "legend" }).closest<HTMLElement>("fieldset")!);
+
+/** Opens the icon select inside `scope` and picks the option with this text. */
+async function pickIcon(user: ReturnType<typeof userEvent.setup>, scope: ReturnType<typeof within>, option: string) {
+  await user.click(scope.getByRole("combobox", { name: "Icon" }));
+  const options = await screen.findAllByTitle(option);
+  await user.click(options.find((element) => element.classList.contains("ant-select-item-option")) ?? options.at(-1)!);
+}
 
 async function openModal(user: ReturnType<typeof userEvent.setup>) {
   await user.click(section().getByRole("button", { name: "New web-call link" }));
@@ -157,20 +167,119 @@ describe("web-call links", () => {
     expect(instruction(3).getByLabelText("Title")).toHaveValue("Speak naturally");
     expect(dialog().queryByRole("group", { name: "Instruction 4" })).not.toBeInTheDocument();
 
-    await user.type(dialog().getByLabelText("Recipient name"), "  Ada Lovelace ");
+    await user.click(dialog().getByLabelText("Recipient name"));
+    await user.paste("  Ada Lovelace ");
     // Speak naturally first, then remove "Allow the microphone", then add one with its own icon.
-    await user.click(instruction(3).getByRole("button", { name: "Move instruction 3 up" }));
-    await user.click(instruction(2).getByRole("button", { name: "Move instruction 2 up" }));
+    await user.click(instruction(3).getByLabelText("Move instruction 3 up"));
+    await user.click(instruction(2).getByLabelText("Move instruction 2 up"));
     expect(instruction(1).getByLabelText("Title")).toHaveValue("Speak naturally");
-    await user.click(instruction(3).getByRole("button", { name: "Remove instruction 3" }));
+    await user.click(instruction(3).getByLabelText("Remove instruction 3"));
     await user.click(dialog().getByRole("button", { name: "Add instruction" }));
-    await pickOption(user, "Icon", "Headphones"); // the new instruction's select is the last; pickOption takes the first labelled one
-    await user.type(instruction(3).getByLabelText("Title"), "Headphones help");
-    await user.type(instruction(3).getByLabelText("Description"), "They keep the assistant from hearing itself.");
+    await pickIcon(user, instruction(3), "Headphones");
+    await user.click(instruction(3).getByLabelText("Title"));
+    await user.paste("Headphones help");
+    await user.click(instruction(3).getByLabelText("Description"));
+    await user.paste("They keep the assistant from hearing itself.");
 
     await user.click(dialog().getByRole("button", { name: "Create link" }));
 
-    const created = await dialog().findByLabelText("Speak with Reception");
-    expect(created).toHaveValue(`${ORIGIN}/web-call/${NEW_SLUG}`);
+    const url = `${ORIGIN}/web-call/${NEW_SLUG}`;
+    expect(await dialog().findByText("Web-call link created")).toBeInTheDocument();
+    expect(dialog().getByLabelText("Talk to Reception")).toHaveValue(url);
+    expect(fetch.to("POST", "/api/webcall/").map((request) => request.body)).toEqual([
+      {
+        agent_id: AGENT_ID,
+        call_title: "Talk to Reception",
+        recipient_name: "Ada Lovelace",
+        sub_title: "A short voice call right here in your browser: no phone needed.",
+        instructions: [
+          { icon: "chat", title: "Speak naturally", description: "Talk as you would to a person; you can interrupt at any time." },
+          { icon: "quiet", title: "Find a quiet place", description: "Background noise makes it harder for the assistant to understand you." },
+          { icon: "headphones", title: "Headphones help", description: "They keep the assistant from hearing itself." },
+        ],
+      },
+    ]);
+
+    await user.click(dialog().getByRole("button", { name: "Copy link for Talk to Reception" }));
+    expect(writeText).toHaveBeenLastCalledWith(url);
+
+    await user.click(dialog().getByRole("button", { name: "Done" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(section().getByLabelText("Link for Talk to Reception")).toHaveValue(url);
+    expect(section().getByText("For Ada Lovelace")).toBeInTheDocument();
+
+    // Opened again, the form starts from the defaults.
+    await openModal(user);
+    expect(dialog().getByLabelText("Recipient name")).toHaveValue("");
+    expect(instruction(2).getByLabelText("Title")).toHaveValue("Allow the microphone");
+  });
+
+  it("shows the contract's messages and sends nothing while a field is invalid", async () => {
+    const { user, fetch } = renderPanel({ links: [] });
+    await section().findByText("No web-call links for this agent yet.");
+    await openModal(user);
+
+    await user.clear(dialog().getByLabelText("Call title"));
+    await user.type(dialog().getByLabelText("Call title"), "   ");
+    await user.clear(instruction(2).getByLabelText("Title"));
+    await user.click(dialog().getByRole("button", { name: "Create link" }));
+
+    // Each field's rule answers on its own (and antd redraws a message as it validates again): wait for all three.
+    await waitFor(() => {
+      expect(dialog().getByText("Call title is required")).toBeInTheDocument();
+      expect(dialog().getByText("Recipient name is required")).toBeInTheDocument();
+      expect(instruction(2).getByText("Title is required")).toBeInTheDocument();
+    });
+    expect(fetch.to("POST", "/api/webcall/")).toHaveLength(0);
+
+    // Fixed, the messages go.
+    await user.type(dialog().getByLabelText("Recipient name"), "Ada");
+    await waitFor(() => expect(dialog().queryByText("Recipient name is required")).not.toBeInTheDocument());
+  });
+
+  it(`allows at most ${WEB_CALL_LIMITS.instructions} instructions`, async () => {
+    const { user } = renderPanel({ links: [] });
+    await section().findByText("No web-call links for this agent yet.");
+    await openModal(user);
+
+    const add = dialog().getByRole("button", { name: "Add instruction" });
+    for (let count = 3; count < WEB_CALL_LIMITS.instructions; count++) await user.click(add);
+    expect(dialog().getByRole("group", { name: `Instruction ${WEB_CALL_LIMITS.instructions}` })).toBeInTheDocument();
+    expect(add).toBeDisabled();
+    expect(dialog().getByText(`At most ${WEB_CALL_LIMITS.instructions} instructions.`)).toBeInTheDocument();
+  });
+
+  it("shows the server's detail when the link is refused and keeps the form", async () => {
+    const { user } = renderPanel({
+      links: [],
+      createFails: () => json({ detail: "Your role may not change web-call links.", code: "forbidden" }, 403),
+    });
+    await section().findByText("No web-call links for this agent yet.");
+    await openModal(user);
+    await user.type(dialog().getByLabelText("Recipient name"), "Ada");
+    await user.click(dialog().getByRole("button", { name: "Create link" }));
+
+    expect(await dialog().findByText("Your role may not change web-call links.")).toBeInTheDocument();
+    expect(dialog().getByText("The web-call link could not be created")).toBeInTheDocument();
+    expect(dialog().getByLabelText("Recipient name")).toHaveValue("Ada");
+    expect(section().getByText("No web-call links for this agent yet.")).toBeInTheDocument();
+  });
+
+  it("says why a delete failed", async () => {
+    const { user, fetch } = renderPanel();
+    fetch.on("DELETE", `/api/webcall/${OURS.id}`, () => json({ detail: "Web call not found: the link may have been deleted.", code: "not_found" }, 404));
+    await user.click(await section().findByRole("button", { name: "Delete web-call link Spring check-in" }));
+    await user.click(within(await screen.findByRole("tooltip")).getByRole("button", { name: "Delete" }));
+
+    expect(await screen.findByText("The web-call link could not be deleted")).toBeInTheDocument();
+    expect(screen.getByText("Web call not found: the link may have been deleted.")).toBeInTheDocument();
+  });
+
+  it("lists and copies, but neither creates nor deletes, for someone who may not edit the agent", async () => {
+    renderPanel({ disabled: true });
+    expect(await section().findByLabelText("Link for Spring check-in")).toBeInTheDocument();
+    expect(section().getByRole("button", { name: "Copy link for Spring check-in" })).toBeEnabled();
+    expect(section().getByRole("button", { name: "New web-call link" })).toBeDisabled();
+    expect(section().queryByRole("button", { name: /^Delete web-call link/ })).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import type { CrudFilter } from "@refinedev/core";
+import type { CrudFilter, CrudSort } from "@refinedev/core";
 import { describe, expect, it, vi } from "vitest";
 import { createTokenStore } from "../../src/auth/token-store";
 import { createDataProvider } from "../../src/providers/data";
@@ -11,7 +11,7 @@ function provider(getToken: () => Promise<string | null> = async () => "token-1"
 const EMPTY_LIST = { data: [], total: 0, page: 1, limit: 20 };
 
 describe("the data provider's call list query", () => {
-  async function callListUrl(params: { currentPage?: number; pageSize?: number; filters?: CrudFilter[] }) {
+  async function callListUrl(params: { currentPage?: number; pageSize?: number; filters?: CrudFilter[]; sorters?: CrudSort[] }) {
     const fetch = installFetchFake().on("GET", "/api/call/", () => json(EMPTY_LIST));
     await provider().getList({
       resource: "call",
@@ -19,6 +19,7 @@ describe("the data provider's call list query", () => {
         ? { pagination: { currentPage: params.currentPage, pageSize: params.pageSize } }
         : {}),
       filters: params.filters,
+      sorters: params.sorters,
     });
     const [request] = fetch.requests;
     return request?.url;
@@ -64,11 +65,35 @@ describe("the data provider's call list query", () => {
         { field: "startDate", operator: "gte", value: undefined },
         { field: "endDate", operator: "lte", value: "" },
         { field: "search", operator: "contains", value: "" },
-        { field: "status", operator: "eq", value: "ended" },
+        { field: "status", operator: "eq", value: "" },
+        { field: "durationMin", operator: "gte", value: null },
+        { field: "customer_secret", operator: "eq", value: "x" },
         { field: "endDate", operator: "lte", value: "not a date" },
       ],
+      sorters: [{ field: "agent_name", order: "asc" }],
     });
     expect(url).toBe("/api/call/?page=1&limit=20");
+  });
+
+  it("sends the screen's other filters by their API names, and the sort the server knows", async () => {
+    const url = await callListUrl({
+      filters: [
+        { field: "agentId", operator: "eq", value: "a1" },
+        { field: "status", operator: "eq", value: "ended" },
+        { field: "type", operator: "eq", value: "inbound" },
+        { field: "endedReason", operator: "eq", value: "voicemail" },
+        { field: "successEvaluation", operator: "eq", value: "true" },
+        { field: "durationMin", operator: "gte", value: 30 },
+        { field: "durationMax", operator: "lte", value: "120" },
+        { field: "costMin", operator: "gte", value: 0 },
+        { field: "costMax", operator: "lte", value: 1.5 },
+      ],
+      sorters: [{ field: "duration_seconds", order: "asc" }],
+    });
+    expect(url).toBe(
+      "/api/call/?page=1&limit=20&agentId=a1&status=ended&type=inbound&endedReason=voicemail&successEvaluation=true" +
+        "&durationMin=30&durationMax=120&costMin=0&costMax=1.5&sortBy=duration&sortOrder=asc",
+    );
   });
 });
 

@@ -114,8 +114,6 @@ describe("the screens inside the shell", () => {
   const SCREENS = [
     ["/dashboard", "Dashboard"],
     ["/orders", "Orders"],
-    ["/call-logs", "Call Logs"],
-    ["/phone-numbers", "Phone Numbers"],
     ["/campaigns", "Campaigns"],
     ["/campaigns/create", "Create Campaign"],
     ["/campaigns/edit/7", "Edit Campaign"],

@@ -173,7 +173,7 @@ export function CreateWebCallLinkModal({
             <Input maxLength={WEB_CALL_LIMITS.recipientName} placeholder={text.recipientNamePlaceholder} showCount />
           </Form.Item>
           <Form.Item name="sub_title" label={text.subTitle} rules={rules.sub_title}>
-            <Input.TextArea maxLength={WEB_CALL_LIMITS.subTitle} autoSize={{ minRows: 2, maxRows: 4 }} showCount />
+            <Input.TextArea maxLength={WEB_CALL_LIMITS.subTitle} rows={2} showCount />
           </Form.Item>
 
           <Typography.Text strong>{text.instructions}</Typography.Text>
@@ -235,7 +235,7 @@ export function CreateWebCallLinkModal({
                             </Form.Item>
                           </Flex>
                           <Form.Item name={[field.name, "description"]} label={text.instructionDescription} rules={rules.description}>
-                            <Input.TextArea maxLength={WEB_CALL_LIMITS.instructionDescription} autoSize={{ minRows: 1, maxRows: 4 }} />
+                            <Input.TextArea maxLength={WEB_CALL_LIMITS.instructionDescription} rows={2} />
                           </Form.Item>
                         </fieldset>
                       </li>
@@ -244,7 +244,7 @@ export function CreateWebCallLinkModal({
                 </ol>
                 <Flex align="center" gap={12}>
                   <Button
-                    icon={<PlusOutlined />}
+                    icon={<PlusOutlined aria-hidden />}
                     disabled={fields.length >= WEB_CALL_LIMITS.instructions}
                     onClick={() => add({ icon: "info", title: "", description: "" } satisfies InstructionValues)}
                   >

@@ -97,7 +97,7 @@ export function WebCallLinks({ agent, disabled }: { agent: Agent; disabled?: boo
         <h3 id="web-call-links-title" className="web-call-links__title">
           {text.title}
         </h3>
-        <Button icon={<PlusOutlined />} disabled={disabled} onClick={() => setModal(({ key }) => ({ open: true, key: key + 1 }))}>
+        <Button icon={<PlusOutlined aria-hidden />} disabled={disabled} onClick={() => setModal(({ key }) => ({ open: true, key: key + 1 }))}>
           {text.newLink}
         </Button>
       </Flex>

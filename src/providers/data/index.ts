@@ -1,4 +1,4 @@
-import type { BaseKey, BaseRecord, CrudFilter, DataProvider, GetListParams, LogicalFilter } from "@refinedev/core";
+import type { BaseKey, BaseRecord, CrudFilter, CrudSort, DataProvider, GetListParams, LogicalFilter } from "@refinedev/core";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "../../../contract/paging";
 import { API_URL } from "../../config/api-url";
 import { createApiClient, type ApiClient, type QueryValue } from "./fetch-wrapper";
@@ -44,7 +44,7 @@ export const resourceRoutes: Record<string, ResourceRoutes> = {
     list: "/call/",
     one: (key) => `/call/${id(key)}`,
     create: "/call/",
-    listQuery: (params) => ({ ...paging(params), ...callFilters(params.filters) }),
+    listQuery: (params) => ({ ...paging(params), ...callListFilterQuery(params.filters, params.sorters) }),
   },
   phonenumber: { ...crud("/phonenumber"), listQuery: paging },
   // Files are uploaded as multipart at POST /file/upload by the knowledge-base screen, not through here.
@@ -82,15 +82,55 @@ function logicalFilters(filters: CrudFilter[] | undefined): LogicalFilter[] {
   return (filters ?? []).filter((filter): filter is LogicalFilter => "field" in filter);
 }
 
-/** The call list reads startDate, endDate and search; each is sent only when it has a value. */
-function callFilters(filters: CrudFilter[] | undefined): Record<string, QueryValue> {
+/** The call list's filters that take one value as it is (an id, a status, a number), sent when non-empty. */
+export const CALL_VALUE_FILTERS = [
+  "agentId",
+  "status",
+  "type",
+  "endedReason",
+  "campaignId",
+  "successEvaluation",
+  "durationMin",
+  "durationMax",
+  "costMin",
+  "costMax",
+] as const;
+
+/** What the call list sorts by, keyed by the table's column field (the call's own field names). */
+const CALL_SORT_FIELDS: Record<string, "startedAt" | "duration" | "cost"> = {
+  started_at: "startedAt",
+  startedAt: "startedAt",
+  duration_seconds: "duration",
+  duration: "duration",
+  cost: "cost",
+};
+
+function valueFilter(value: unknown): QueryValue {
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value === "string") return value.trim() || undefined;
+  return undefined;
+}
+
+/**
+ * The call list's and the export's query, without paging: startDate/endDate (YYYY-MM-DD) only when
+ * given, search only when non-empty, the other filters only with a value, and sortBy/sortOrder for the
+ * first sort the server knows. Nothing else is sent.
+ */
+export function callListFilterQuery(filters: CrudFilter[] | undefined, sorters?: CrudSort[]): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {};
   for (const filter of logicalFilters(filters)) {
     if (filter.field === "search" && typeof filter.value === "string" && filter.value.trim()) {
       query.search = filter.value.trim();
     } else if (filter.field === "startDate" || filter.field === "endDate") {
       query[filter.field] = formatCalendarDate(filter.value);
+    } else if ((CALL_VALUE_FILTERS as readonly string[]).includes(filter.field)) {
+      query[filter.field] = valueFilter(filter.value);
     }
+  }
+  const sorter = (sorters ?? []).find((candidate) => CALL_SORT_FIELDS[candidate.field]);
+  if (sorter) {
+    query.sortBy = CALL_SORT_FIELDS[sorter.field];
+    query.sortOrder = sorter.order === "asc" ? "asc" : "desc";
   }
   return query;
 }
@@ -109,6 +149,8 @@ function required<T>(value: T | undefined, resource: string, action: string): T 
 interface Envelope {
   data?: unknown;
   total?: unknown;
+  /** The call list counts huge results approximately and says so. */
+  total_is_estimate?: unknown;
 }
 
 function unwrap<T>(body: unknown): T {
@@ -136,7 +178,8 @@ export function createDataProvider(options: {
       });
       const data = Array.isArray(body?.data) ? (body.data as TData[]) : [];
       const total = typeof body?.total === "number" ? body.total : data.length;
-      return { data, total };
+      // Refine passes extra fields through: the call list shows "about N" for an estimated total.
+      return { data, total, ...(body?.total_is_estimate === true ? { totalIsEstimate: true } : {}) };
     },
 
     async getOne({ resource, id: key, meta }) {

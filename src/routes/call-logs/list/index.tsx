@@ -1,6 +1,83 @@
-import { ScreenPlaceholder } from "../../../components/screen-placeholder";
+import { List, useTable } from "@refinedev/antd";
+import type { HttpError } from "@refinedev/core";
+import { Alert, Button } from "antd";
+import { useEffect } from "react";
+import { useSearchParams } from "react-router";
+import { DEFAULT_PAGE_SIZE } from "../../../../contract/paging";
+import { applyFilterPatch, type CallFilterPatch } from "../../../components/calls/call-filter-values";
+import { CallDetailDrawer } from "../../../components/calls/call-detail-drawer";
+import { CallFilters } from "../../../components/calls/call-filters";
+import type { CallListItem } from "../../../components/calls/call-format";
+import { CallTable } from "../../../components/calls/call-table";
+import { ExportCallsButton } from "../../../components/calls/export-calls-button";
+import "../../../components/calls/call-logs.css";
 import { strings } from "../../../config/strings";
 
+const text = strings.callLogs;
+/** The drawer's query parameter: /call-logs?call=<id> opens that call over the list. */
+const CALL_PARAM = "call";
+
+/**
+ * Call Logs: server-side paging, filters and sort through Refine's useTable, all kept in the URL
+ * (Refine's syncWithLocation), so a link reproduces the view; a row opens the call in a drawer.
+ */
 export default function CallLogListPage() {
-  return <ScreenPlaceholder title={strings.screens.callLogs} />;
+  const { tableProps, tableQuery, filters, setFilters, sorters } = useTable<CallListItem, HttpError>({
+    resource: "call",
+    syncWithLocation: true,
+    pagination: { pageSize: DEFAULT_PAGE_SIZE },
+    filters: { mode: "server" },
+    sorters: { mode: "server" },
+    errorNotification: false,
+  });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const callId = searchParams.get(CALL_PARAM) ?? undefined;
+
+  useEffect(() => {
+    document.title = `${strings.screens.callLogs} · ${strings.appName}`;
+  }, []);
+
+  const setCall = (id: string | undefined) =>
+    setSearchParams((params) => {
+      if (id) params.set(CALL_PARAM, id);
+      else params.delete(CALL_PARAM);
+      return params;
+    });
+  // Replacing the whole list keeps the filters exactly what the bar shows (and resets to page 1).
+  const changeFilters = (patch: CallFilterPatch) => setFilters((current) => applyFilterPatch(current, patch));
+  const estimate = tableQuery.data?.totalIsEstimate === true;
+
+  return (
+    <List
+      title={<h1 className="call-logs__title">{strings.screens.callLogs}</h1>}
+      breadcrumb={false}
+      headerButtons={<ExportCallsButton filters={filters} sorters={sorters} />}
+    >
+      <CallFilters filters={filters} onChange={changeFilters} />
+      {tableQuery.isError && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={text.listFailed}
+          description={tableQuery.error?.message}
+          action={<Button size="small" onClick={() => void tableQuery.refetch()}>{text.retry}</Button>}
+        />
+      )}
+      <CallTable
+        tableProps={{
+          ...tableProps,
+          pagination: tableProps.pagination && {
+            ...tableProps.pagination,
+            showSizeChanger: true,
+            showTotal: (total) => text.total(total, estimate),
+          },
+        }}
+        sorters={sorters}
+        filtered={filters.length > 0}
+        onOpen={(id) => setCall(id)}
+      />
+      <CallDetailDrawer callId={callId} onClose={() => setCall(undefined)} />
+    </List>
+  );
 }

@@ -1,0 +1,276 @@
+// `npm run bench:calls [-- --quick]`: GET /api/call/ at scale. Loads N calls into one organisation
+// (INSERT … SELECT generate_series, in SQL), then measures p50/p95/p99 of the list through the API
+// (app.inject on the built app: routing, auth, validation, the queries and serialization, no socket)
+// and the p95 of the same SQL statements alone (recorded from one API request, replayed on the driver,
+// the page and the count concurrently as the API sends them): the floor.
+//
+// PostgreSQL (TEST_DATABASE_URL; a fresh database, dropped at the end): 100,000 and 1,000,000 calls.
+// PGlite: 100,000. --quick: 100,000 on PostgreSQL and 20,000 on PGlite, fewer iterations (CI).
+// Target on PostgreSQL with 1,000,000 calls: p95 ≤ 30 ms for every case, API ≤ 2× the bare SQL.
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { buildApp } from "../server/app";
+import { loadConfig } from "../server/config";
+import { openDatabase, type Database } from "../server/db/client";
+import { runMigrations } from "../server/db/migrate";
+
+const QUICK = process.argv.includes("--quick");
+/** --keep: leave the PostgreSQL databases in place (for EXPLAIN), printing their names. */
+const KEEP = process.argv.includes("--keep");
+/** --sizes=1000000,…: only these PostgreSQL sizes, and no PGlite run. */
+const SIZES = process.argv.find((arg) => arg.startsWith("--sizes="))?.slice("--sizes=".length).split(",").map(Number) ?? null;
+const ITERATIONS = QUICK ? 40 : 200;
+const WARMUP = QUICK ? 5 : 20;
+const PG_URL = process.env.TEST_DATABASE_URL || null;
+const PASSWORD = "bench-password-0123456789";
+
+interface Result {
+  name: string;
+  n: number;
+  db: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  sqlP95: number;
+}
+
+const WORDS = (
+  "hello thanks order refund delivery invoice account password payment card address appointment schedule " +
+  "cancel confirm price discount subscription plan upgrade downgrade support manager question answer problem " +
+  "issue ticket number email phone callback tomorrow today morning afternoon evening week month monday friday " +
+  "shipping tracking package return exchange warranty repair technician visit insurance policy claim coverage " +
+  "balance statement transfer loan mortgage rate interest savings checking credit debit fraud alert security " +
+  "login reset verify identity code message voicemail transfer hold wait minute sorry great perfect okay sure " +
+  "please help really happy unhappy complaint feedback survey review rating recommend friend family business " +
+  "office store location hours open closed holiday weekend doctor dentist clinic prescription pharmacy test " +
+  "result report booking reservation flight hotel car rental seat upgrade baggage gate boarding itinerary " +
+  "receipt quote estimate contract signature document upload download website app update version bug crash " +
+  "zeppelin quasar marzipan"
+).split(" ");
+const FIRST = "James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan Joseph Jessica Thomas Sarah Charles Karen Ada Alan Grace Linus Margaret Ken Barbara Dennis Bjarne Guido".split(" ");
+const LAST = "Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson Thomas Taylor Moore Jackson Martin Lovelace Turing Hopper Torvalds Hamilton Thompson Liskov Ritchie Stroustrup Rossum".split(" ");
+
+const sqlArray = (values: string[]) => `(array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}])`;
+
+/**
+ * Loads `n` calls into `orgId`: numbers +1NPANXXXXXX, names from a list, 5 agents, dates over the last
+ * 90 days, transcripts of 20–40 words (a skewed pick, so a few words are common and most are rare),
+ * statuses, types, ended reasons, success evaluations, durations and costs.
+ */
+async function loadCalls(exec: (query: string) => Promise<unknown>, orgId: string, agentIds: string[], n: number) {
+  const words = sqlArray(WORDS);
+  await exec(`
+    insert into calls (id, org_id, type, status, agent_id, customer_number, customer_name, started_at, ended_at,
+      duration_seconds, ended_reason, cost_micros, transcript, summary, success_evaluation, created_at, updated_at)
+    select gen_random_uuid(), '${orgId}',
+      (array['outbound','inbound','web'])[1 + i % 3],
+      case when i % 100 = 0 then 'in-progress' else 'ended' end,
+      (${sqlArray(agentIds)}::uuid[])[1 + i % ${agentIds.length}],
+      '+1' || (2000000000 + (i::bigint * 7919) % 7999999999)::text,
+      (${sqlArray(FIRST)})[1 + (i * 7) % ${FIRST.length}] || ' ' || (${sqlArray(LAST)})[1 + (i * 13) % ${LAST.length}],
+      t.started, t.started + make_interval(secs => t.duration),
+      case when i % 100 = 0 then null else t.duration end,
+      (array['customer-ended-call','assistant-ended-call','silence-timed-out','voicemail'])[1 + i % 4],
+      case when i % 100 = 0 then null else (t.duration * 1500)::bigint end,
+      (select string_agg(${words}[1 + floor(power(random(), 3) * ${WORDS.length})::int], ' ')
+         from generate_series(1, 20 + i % 21) as w(k) where k > 0 * i),
+      'The caller asked about ' || ${words}[1 + i % ${WORDS.length}] || '.',
+      (array['true','false',null])[1 + i % 3],
+      t.started, t.started
+    from generate_series(1, ${n}) as g(i)
+    cross join lateral (select now() - random() * interval '90 days' + 0 * i * interval '1 second' as started,
+                               (5 + floor(random() * 600))::int + 0 * i as duration) as t`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function timeIt(iterations: number, warmup: number, run: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+interface Recorded {
+  text: string;
+  params: unknown[];
+}
+
+/** Wraps the driver so the statements an API request sends can be recorded and replayed bare. */
+function recorder(database: Database) {
+  let recording: Recorded[] | null = null;
+  const keep = (text: string) => /from "calls"|from "agents" where/.test(text) || text.includes('"calls"');
+  if (database.driver.kind === "postgres") {
+    const pool = database.driver.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+    const original = pool.query.bind(pool);
+    pool.query = (...args: unknown[]) => {
+      const first = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof first === "string" ? first : first.text;
+      const params = ((typeof first === "string" ? undefined : first.values) ?? args[1]) as unknown[] | undefined;
+      if (recording && keep(text)) recording.push({ text, params: params ?? [] });
+      return original(...args);
+    };
+    return {
+      record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
+      replay: (statement: Recorded) => original({ text: statement.text, values: statement.params }),
+    };
+  }
+  const client = database.driver.db.$client as unknown as { query: (text: string, params?: unknown[], options?: unknown) => Promise<unknown> };
+  const original = client.query.bind(client);
+  client.query = (text: string, params?: unknown[], options?: unknown) => {
+    if (recording && keep(text)) recording.push({ text, params: params ?? [] });
+    return original(text, params, options);
+  };
+  return {
+    record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
+    replay: (statement: Recorded) => original(statement.text, statement.params),
+  };
+}
+
+async function signUpWithOrganisation(app: FastifyInstance): Promise<string> {
+  const email = `bench-${randomUUID().slice(0, 8)}@example.com`;
+  const signUp = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { email, password: PASSWORD, name: "Bench" } });
+  if (signUp.statusCode !== 200) throw new Error(`sign-up: ${signUp.body}`);
+  const token = (signUp.json() as { token: string }).token;
+  const org = await app.inject({ method: "POST", url: "/api/auth/organization/create", headers: { authorization: `Bearer ${token}` }, payload: { name: "Bench Org", slug: `bench-${randomUUID().slice(0, 8)}` } });
+  if (org.statusCode !== 200) throw new Error(`organisation: ${org.body}`);
+  return token;
+}
+
+async function benchDatabase(database: Database, label: string, n: number): Promise<Result[]> {
+  const config = loadConfig({ NODE_ENV: "production", BETTER_AUTH_SECRET: randomUUID() + randomUUID(), RATE_LIMIT_PER_MINUTE: "1000000", LOG_LEVEL: "silent", SEED_DEMO: "false", PUBLIC_URL: "http://localhost:3000", CONSOLE_DIR: "/nonexistent/console", DATA_DIR: `/tmp/vap-bench-${process.pid}` });
+  const app = await buildApp({ config, database, logger: false });
+  try {
+    const token = await signUpWithOrganisation(app);
+    const headers = { authorization: `Bearer ${token}` };
+    const agentIds: string[] = [];
+    for (const name of ["Sales Sam", "Support Sue", "Billing Bob", "Booking Beth", "Survey Stan"]) {
+      const response = await app.inject({ method: "POST", url: "/api/agent/", headers, payload: { agent_name: name } });
+      if (response.statusCode !== 201) throw new Error(`agent: ${response.body}`);
+      agentIds.push((response.json() as { data: { id: string } }).data.id);
+    }
+    const orgId = (await database.db.execute(`select org_id from agents where id = '${agentIds[0]}'`) as unknown as { rows: { org_id: string }[] }).rows[0]!.org_id;
+    const exec = (query: string) => database.db.execute(query);
+
+    const loadStart = performance.now();
+    // Loading is faster without the secondary indexes; they are rebuilt afterwards, as the migration made them.
+    const secondary = (await database.db.execute(
+      "select indexname, indexdef from pg_indexes where tablename = 'calls' and indexname <> 'calls_pkey' and indexdef not like 'CREATE UNIQUE%'",
+    )) as unknown as { rows: { indexname: string; indexdef: string }[] };
+    for (const index of secondary.rows) await exec(`drop index ${index.indexname}`);
+    await loadCalls(exec, orgId, agentIds, n);
+    if (database.kind === "postgres") {
+      // One statement (the pool may hand each query another connection): the memory setting and the builds.
+      await exec(`begin; set local maintenance_work_mem = '256MB'; ${secondary.rows.map((index) => `${index.indexdef};`).join(" ")} commit;`);
+    } else {
+      // PGlite: one connection, one command per query.
+      for (const index of secondary.rows) await exec(index.indexdef);
+    }
+    await exec("vacuum analyze calls");
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+    console.log(`${label}: loaded ${n.toLocaleString("en")} calls in ${loadSeconds.toFixed(1)} s`);
+
+    const sample = (await database.db.execute(`select customer_number from calls where org_id = '${orgId}' offset ${Math.floor(n / 2)} limit 1`) as unknown as { rows: { customer_number: string }[] }).rows[0]!.customer_number;
+    // "+1 (NPA) NXX-XXXX", as a person types it.
+    const spelled = `+1 (${sample.slice(2, 5)}) ${sample.slice(5, 8)}-${sample.slice(8)}`;
+    const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+    const cases: [string, string][] = [
+      ["first page, no filter", "page=1&limit=20"],
+      ["one-week date range", `page=1&limit=20&startDate=${day(37)}&endDate=${day(31)}`],
+      ["search by number", `page=1&limit=20&search=${encodeURIComponent(spelled)}`],
+      ["search transcript word (~8%)", "page=1&limit=20&search=reservation"],
+      ["page 500", "page=500&limit=20"],
+    ];
+
+    const rec = recorder(database);
+    const results: Result[] = [];
+    // The fixed cost of any signed-in request (auth, routing, validation, a one-row read): GET /call/{id}.
+    const someId = ((await database.db.execute(`select id from calls where org_id = '${orgId}' limit 1`)) as unknown as { rows: { id: string }[] }).rows[0]!.id;
+    cases.push(["(fixed cost: GET /call/{id})", someId]);
+    for (const [name, query] of cases) {
+      const url = name.startsWith("(fixed") ? `/api/call/${query}` : `/api/call/?${query}`;
+      const request = () => app.inject({ method: "GET", url, headers });
+      const first = await request();
+      if (first.statusCode !== 200) throw new Error(`${name}: ${first.statusCode} ${first.body}`);
+      const body = first.json() as { data: unknown[]; total: number; total_is_estimate: boolean };
+      const api = await timeIt(ITERATIONS, WARMUP, request);
+      const statements = await rec.record(request);
+      // As the API sends them: the agent-name lookup (searches) first, then the page and the count together.
+      const parallel = name.startsWith("(fixed") ? 1 : 2;
+      const [page, count] = statements.slice(-parallel);
+      const before = statements.slice(0, -parallel);
+      const bare = await timeIt(ITERATIONS, WARMUP, async () => {
+        for (const statement of before) await rec.replay(statement);
+        await Promise.all([page, count].filter((s): s is Recorded => Boolean(s)).map((s) => rec.replay(s)));
+      });
+      const found = Array.isArray(body.data) ? `${body.data.length} rows, total ${body.total}${body.total_is_estimate ? " (estimate)" : ""}` : "one call";
+      console.log(`  ${name}: ${found}, ${statements.length} statements`);
+      results.push({ name, n, db: label, p50: percentile(api, 50), p95: percentile(api, 95), p99: percentile(api, 99), sqlP95: percentile(bare, 95) });
+    }
+    return results;
+  } finally {
+    await app.close();
+  }
+}
+
+async function onPostgres(serverUrl: string, n: number): Promise<Result[]> {
+  const name = `vap_bench_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  try {
+    await runMigrations(database);
+    return await benchDatabase(database, "PostgreSQL", n);
+  } finally {
+    await database.close();
+    if (KEEP) console.log(`kept database ${name}`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function onPglite(n: number): Promise<Result[]> {
+  const database = await openDatabase({ kind: "pglite-memory" });
+  try {
+    await runMigrations(database);
+    return await benchDatabase(database, "PGlite", n);
+  } finally {
+    await database.close();
+  }
+}
+
+const results: Result[] = [];
+if (PG_URL) {
+  for (const n of SIZES ?? (QUICK ? [100_000] : [100_000, 1_000_000])) results.push(...(await onPostgres(PG_URL, n)));
+} else {
+  console.log("PostgreSQL: skipped (TEST_DATABASE_URL is not set)");
+}
+if (!SIZES) results.push(...(await onPglite(QUICK ? 20_000 : 100_000)));
+
+const ms = (value: number) => value.toFixed(1);
+const table = results.map((r) => ({
+  case: r.name,
+  N: r.n.toLocaleString("en"),
+  db: r.db,
+  "p50 ms": ms(r.p50),
+  "p95 ms": ms(r.p95),
+  "p99 ms": ms(r.p99),
+  "SQL p95 ms": ms(r.sqlP95),
+  ratio: (r.p95 / r.sqlP95).toFixed(2),
+  "API − SQL p95 ms": ms(r.p95 - r.sqlP95),
+}));
+console.table(table);
+const misses = results.filter((r) => r.db === "PostgreSQL" && r.n >= 1_000_000 && !r.name.startsWith("(") && (r.p95 > 30 || r.p95 > 2 * r.sqlP95));
+if (misses.length > 0) console.log(`Targets missed (PostgreSQL, 1,000,000 calls: p95 ≤ 30 ms, API ≤ 2× SQL): ${misses.map((r) => r.name).join("; ")}`);
+process.exit(0);

@@ -1,0 +1,134 @@
+import { CopyOutlined } from "@ant-design/icons";
+import { useNotification, useOne } from "@refinedev/core";
+import { Alert, Button, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from "antd";
+import { SANDBOX_CALL_LABEL, type Call } from "../../../contract/call";
+import { strings } from "../../config/strings";
+import { formatCost, formatDateTime, formatDuration } from "./call-format";
+import { CallTranscript } from "./call-transcript";
+import { KeyValueList } from "./structured-data";
+
+const text = strings.callLogs.detail;
+const columns = strings.callLogs.columns;
+
+function CopyCallId({ id }: { id: string }) {
+  const { open } = useNotification();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(id);
+      open?.({ type: "success", message: text.copied, description: id });
+    } catch {
+      open?.({ type: "error", message: text.copyFailed });
+    }
+  };
+  return (
+    <Flex align="center" gap={4}>
+      <Typography.Text code>{id}</Typography.Text>
+      <Button size="small" type="text" icon={<CopyOutlined />} aria-label={text.copyId} onClick={() => void copy()} />
+    </Flex>
+  );
+}
+
+function Recording({ label, url }: { label: string; url: string }) {
+  // Native controls: play, pause and seeking, keyboard accessible, nothing to load.
+  return <audio className="call-detail__audio" controls preload="metadata" src={url} aria-label={label} />;
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="call-detail__section" aria-label={title}>
+      <Typography.Title level={5}>{title}</Typography.Title>
+      {children}
+    </section>
+  );
+}
+
+function CallDetail({ call }: { call: Call }) {
+  return (
+    <>
+      <Section title={text.recording}>
+        {call.recording_url ? <Recording label={text.recording} url={call.recording_url} /> : <Typography.Text type="secondary">{text.noRecording}</Typography.Text>}
+        {call.stereo_recording_url && <Recording label={text.stereoRecording} url={call.stereo_recording_url} />}
+      </Section>
+      <Section title={text.summary}>
+        <Typography.Paragraph className="call-detail__summary">{call.summary || text.noSummary}</Typography.Paragraph>
+      </Section>
+      <Section title={text.successEvaluation}>
+        <Typography.Text>{call.success_evaluation ?? "—"}</Typography.Text>
+      </Section>
+      <Section title={text.transcript}>
+        <CallTranscript messages={call.messages ?? []} transcript={call.transcript} />
+      </Section>
+      <Section title={text.structuredData}>
+        <KeyValueList value={call.structured_data} empty={text.noStructuredData} />
+      </Section>
+      <Section title={text.costBreakdown}>
+        <KeyValueList
+          value={call.cost_breakdown}
+          empty={text.noCostBreakdown}
+          format={(value) => (typeof value === "number" ? formatCost(value) : String(value ?? "—"))}
+        />
+      </Section>
+      <Section title={text.metadata}>
+        <Descriptions
+          size="small"
+          column={1}
+          items={[
+            { key: "agent", label: columns.agent, children: call.agent_name ?? "—" },
+            { key: "customer", label: columns.customer, children: [call.customer_name, call.customer_number].filter(Boolean).join(" · ") || "—" },
+            { key: "type", label: columns.type, children: call.type },
+            { key: "status", label: columns.status, children: call.status },
+            { key: "started", label: columns.started, children: formatDateTime(call.started_at) },
+            { key: "ended", label: text.endedAt, children: formatDateTime(call.ended_at) },
+            { key: "duration", label: columns.duration, children: formatDuration(call.duration_seconds) },
+            { key: "cost", label: columns.cost, children: formatCost(call.cost) },
+            { key: "reason", label: columns.endedReason, children: call.ended_reason ?? "—" },
+            { key: "number", label: text.phoneNumber, children: call.phone_number_id ?? "—" },
+            { key: "campaign", label: text.campaign, children: call.campaign_id ?? "—" },
+            { key: "provider", label: text.providerCallId, children: call.provider_call_id ?? "—" },
+          ]}
+        />
+      </Section>
+    </>
+  );
+}
+
+/** One call (GET /call/{id}) in a drawer; the page keeps its id in the URL (?call=) so the view can be linked. */
+export function CallDetailDrawer({ callId, onClose }: { callId: string | undefined; onClose: () => void }) {
+  const { result, query } = useOne<Call>({
+    resource: "call",
+    id: callId ?? "",
+    queryOptions: { enabled: Boolean(callId) },
+    errorNotification: false,
+  });
+  const call = callId && result?.id === callId ? result : undefined;
+
+  let body;
+  if (query.isError) body = <Alert type="error" showIcon message={text.failed} description={query.error?.message} />;
+  else if (!call)
+    body = (
+      <div role="status" aria-label={text.loading}>
+        <Skeleton active />
+      </div>
+    );
+  else body = <CallDetail call={call} />;
+
+  return (
+    <Drawer
+      open={Boolean(callId)}
+      onClose={onClose}
+      width={640}
+      destroyOnHidden
+      title={
+        <Flex vertical gap={4}>
+          <Flex gap={8} align="center">
+            {text.title}
+            {call?.is_sandbox && <Tag color="purple">{SANDBOX_CALL_LABEL}</Tag>}
+          </Flex>
+          {callId && <CopyCallId id={callId} />}
+        </Flex>
+      }
+    >
+      {body}
+    </Drawer>
+  );
+}

@@ -1,0 +1,104 @@
+import { getDefaultSortOrder } from "@refinedev/antd";
+import type { CrudSort } from "@refinedev/core";
+import { Button, Empty, Flex, Table, Tag, Typography, type TableProps } from "antd";
+import { SANDBOX_CALL_LABEL, type CallStatus } from "../../../contract/call";
+import { strings } from "../../config/strings";
+import { formatCost, formatDateTime, formatDuration, type CallListItem } from "./call-format";
+
+const text = strings.callLogs;
+const columns = text.columns;
+
+const STATUS_COLOR: Record<CallStatus, string> = {
+  queued: "default",
+  ringing: "gold",
+  "in-progress": "processing",
+  forwarding: "cyan",
+  ended: "green",
+};
+
+function successColor(value: string): string | undefined {
+  const lower = value.toLowerCase();
+  if (["true", "pass", "good", "agree"].includes(lower)) return "green";
+  if (["false", "fail", "poor", "disagree"].includes(lower)) return "red";
+  return undefined;
+}
+
+/** The calls of the current page; a row (or its start time, for the keyboard) opens the call. */
+export function CallTable({
+  tableProps,
+  sorters,
+  filtered,
+  onOpen,
+}: {
+  tableProps: TableProps<CallListItem>;
+  sorters: CrudSort[];
+  filtered: boolean;
+  onOpen: (id: string) => void;
+}) {
+  return (
+    <Table<CallListItem>
+      {...tableProps}
+      rowKey="id"
+      size="middle"
+      scroll={{ x: 1100 }}
+      onRow={(call) => ({ onClick: () => onOpen(call.id), className: "call-logs__row" })}
+      locale={{ emptyText: <Empty description={filtered ? text.emptyFiltered : text.empty} /> }}
+    >
+      <Table.Column<CallListItem>
+        dataIndex="started_at"
+        title={columns.started}
+        sorter
+        sortOrder={getDefaultSortOrder("started_at", sorters)}
+        render={(value: string, call) => (
+          <Flex gap={4} align="center" wrap>
+            <Button type="link" size="small" className="call-logs__open" aria-label={text.openCall(call.id)} onClick={(event) => { event.stopPropagation(); onOpen(call.id); }}>
+              {formatDateTime(value)}
+            </Button>
+            {call.is_sandbox && <Tag color="purple">{SANDBOX_CALL_LABEL}</Tag>}
+          </Flex>
+        )}
+      />
+      <Table.Column<CallListItem>
+        dataIndex="agent_name"
+        title={columns.agent}
+        render={(value: string | null | undefined, call) => value ?? (call.agent_id ? text.unknownAgent : "—")}
+      />
+      <Table.Column<CallListItem>
+        key="customer"
+        title={columns.customer}
+        render={(_, call) => (
+          <Flex vertical>
+            <Typography.Text>{call.customer_name || "—"}</Typography.Text>
+            {call.customer_number && <Typography.Text type="secondary">{call.customer_number}</Typography.Text>}
+          </Flex>
+        )}
+      />
+      <Table.Column<CallListItem> dataIndex="type" title={columns.type} render={(value: string) => <Tag>{value}</Tag>} />
+      <Table.Column<CallListItem>
+        dataIndex="status"
+        title={columns.status}
+        render={(value: CallStatus) => <Tag color={STATUS_COLOR[value]}>{value}</Tag>}
+      />
+      <Table.Column<CallListItem>
+        dataIndex="duration_seconds"
+        title={columns.duration}
+        sorter
+        sortOrder={getDefaultSortOrder("duration_seconds", sorters)}
+        render={(value: number | null) => formatDuration(value)}
+      />
+      <Table.Column<CallListItem>
+        dataIndex="cost"
+        title={columns.cost}
+        sorter
+        sortOrder={getDefaultSortOrder("cost", sorters)}
+        render={(value: number | null) => formatCost(value)}
+      />
+      <Table.Column<CallListItem> dataIndex="ended_reason" title={columns.endedReason} render={(value: string | null) => value ?? "—"} />
+      <Table.Column<CallListItem>
+        dataIndex="success_evaluation"
+        title={columns.success}
+        render={(value: string | null) => (value ? <Tag color={successColor(value)}>{value}</Tag> : "—")}
+      />
+    </Table>
+  );
+}

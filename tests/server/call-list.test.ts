@@ -1,0 +1,405 @@
+/**
+ * GET /api/call/ (the call log) and GET /api/call/export: every filter and sort, date validation, the
+ * search in its spellings, the capped total, the organisation boundary, and the CSV (same rows in the
+ * same order as the list, escaping, formula guard, streamed in keyset batches). Calls are inserted
+ * straight into the database.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CALL_EXPORT_COLUMNS, type CallListItem, type CallListResponse } from "../../contract";
+import { callBatches, callConditions, countCalls } from "../../server/calls/list";
+import { csvCell } from "../../server/calls/export";
+import { orgScope } from "../../server/data/orgScope";
+import type { Database } from "../../server/db/client";
+import { calls } from "../../server/db/schema";
+import { createAgent, newOrganisation, type TestOrg } from "./calls-fixtures";
+import { bearer, buildTestApp, migratedDatabase } from "./helpers";
+
+let database: Database;
+let app: FastifyInstance;
+let org: TestOrg;
+let other: TestOrg;
+let salesAgent: string;
+let supportAgent: string;
+const ids: Record<string, string> = {};
+const CAMPAIGN = randomUUID();
+
+type NewCall = Partial<typeof calls.$inferInsert> & { key: string; startedAt: Date };
+
+async function insertCall(orgId: string, call: NewCall): Promise<string> {
+  const { key, ...values } = call;
+  const id = randomUUID();
+  await orgScope(database.db, orgId).insert(calls, { id, type: "outbound", status: "ended", ...values });
+  ids[key] = id;
+  return id;
+}
+
+const day = (iso: string) => new Date(iso);
+
+async function list(query: string, token = org.token): Promise<CallListResponse> {
+  const response = await app.inject({ method: "GET", url: `/api/call/?${query}`, headers: bearer(token) });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as CallListResponse;
+}
+
+const keysOf = (items: CallListItem[]) => items.map((item) => Object.entries(ids).find(([, id]) => id === item.id)?.[0] ?? "?");
+
+async function keys(query: string, token?: string): Promise<string[]> {
+  return keysOf((await list(query, token)).data);
+}
+
+async function status(url: string): Promise<{ code: number; detail: string }> {
+  const response = await app.inject({ method: "GET", url, headers: bearer(org.token) });
+  return { code: response.statusCode, detail: (response.json() as { detail?: string }).detail ?? "" };
+}
+
+/** A minimal RFC 4180 reader (quoted cells with "" and line breaks). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") endCell();
+    else if (c === "\r" && text[i + 1] === "\n") {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++;
+    } else cell += c;
+  }
+  if (cell || row.length) {
+    endCell();
+    rows.push(row);
+  }
+  return rows;
+}
+
+beforeAll(async () => {
+  database = await migratedDatabase();
+  ({ app } = await buildTestApp(database));
+  org = await newOrganisation(app);
+  other = await newOrganisation(app);
+  salesAgent = (await createAgent(app, org.token, { agent_name: "Sales Sam" })).id;
+  supportAgent = (await createAgent(app, org.token, { agent_name: "Support Sue" })).id;
+  const otherAgent = (await createAgent(app, other.token, { agent_name: "Sales Sam" })).id;
+
+  // started_at descending: grace, alan, ada, linus, margaret, web, queued
+  await insertCall(org.orgId, {
+    key: "ada",
+    startedAt: day("2026-03-05T10:00:00Z"),
+    agentId: salesAgent,
+    customerNumber: "+14155550123",
+    customerName: "Ada Lovelace",
+    durationSeconds: 120,
+    costMicros: 250_000,
+    endedReason: "customer-ended-call",
+    successEvaluation: "true",
+    transcript: "AI: Hello Ada. User: I would like a refund for my order.",
+    summary: "Customer asked for a refund.",
+    messages: [{ role: "user", message: "hi", time: 1, secondsFromStart: 0 }],
+    costBreakdown: { total: 0.25 },
+    structuredData: { mood: "ok" },
+  });
+  await insertCall(org.orgId, {
+    key: "alan",
+    startedAt: day("2026-03-06T23:59:59.999Z"),
+    agentId: supportAgent,
+    type: "inbound",
+    customerNumber: "+442071838750",
+    customerName: "Alan Turing",
+    durationSeconds: 30,
+    costMicros: 50_000,
+    endedReason: "assistant-ended-call",
+    successEvaluation: "false",
+    transcript: "AI: Support here. User: My invoice is wrong.",
+    summary: "Billing question about an invoice.",
+    campaignId: CAMPAIGN,
+  });
+  await insertCall(org.orgId, {
+    key: "grace",
+    startedAt: day("2026-03-07T00:00:00Z"),
+    agentId: salesAgent,
+    customerNumber: "+14155559999",
+    customerName: 'Grace "Amazing" Hopper, Jr.\nNavy',
+    durationSeconds: 600,
+    costMicros: 1_200_000,
+    endedReason: "customer-ended-call",
+    successEvaluation: "true",
+    transcript: "AI: Good morning. User: Let us talk about compilers.",
+    summary: "=HYPERLINK(\"http://evil\")",
+    campaignId: CAMPAIGN,
+  });
+  await insertCall(org.orgId, {
+    key: "linus",
+    startedAt: day("2026-03-04T12:00:00Z"),
+    agentId: supportAgent,
+    customerNumber: "+358401234567",
+    customerName: "@linus",
+    durationSeconds: 45,
+    costMicros: 90_000,
+    endedReason: "silence-timed-out",
+    transcript: "User: hello? AI: Hello, are you there?",
+  });
+  await insertCall(org.orgId, {
+    key: "margaret",
+    startedAt: day("2026-03-03T08:00:00Z"),
+    agentId: null,
+    customerNumber: "+16175550000",
+    customerName: "-Margaret Hamilton",
+    durationSeconds: 300,
+    costMicros: 600_000,
+    endedReason: "customer-ended-call",
+    transcript: "AI: Apollo guidance. User: all good.",
+  });
+  await insertCall(org.orgId, { key: "web", startedAt: day("2026-03-02T09:00:00Z"), type: "web", agentId: salesAgent, durationSeconds: 10, costMicros: 10_000 });
+  await insertCall(org.orgId, { key: "queued", startedAt: day("2026-03-01T09:00:00Z"), status: "queued", agentId: salesAgent, customerNumber: "+14155550188" });
+
+  // Another organisation with the same number, name, agent name and words.
+  await insertCall(other.orgId, {
+    key: "foreign",
+    startedAt: day("2026-03-05T11:00:00Z"),
+    agentId: otherAgent,
+    customerNumber: "+14155550123",
+    customerName: "Ada Lovelace",
+    durationSeconds: 100,
+    costMicros: 200_000,
+    transcript: "I would like a refund.",
+    summary: "refund",
+    successEvaluation: "true",
+    endedReason: "customer-ended-call",
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+describe("GET /call/", () => {
+  it("answers the organisation's calls newest first, without the heavy fields, with the agent's name", async () => {
+    const body = await list("page=1&limit=20");
+    expect(keysOf(body.data)).toEqual(["grace", "alan", "ada", "linus", "margaret", "web", "queued"]);
+    expect(body).toMatchObject({ total: 7, page: 1, limit: 20, total_is_estimate: false });
+    const ada = body.data.find((item) => item.id === ids.ada)!;
+    expect(ada).toMatchObject({ agent_name: "Sales Sam", customer_number: "+14155550123", cost: 0.25, duration_seconds: 120, summary: "Customer asked for a refund." });
+    for (const field of ["messages", "transcript", "cost_breakdown", "structured_data"]) expect(ada).not.toHaveProperty(field);
+    expect(body.data.find((item) => item.id === ids.margaret)?.agent_name).toBeNull();
+  });
+
+  it("defaults to page 1 of 20 and pages", async () => {
+    expect(await list("")).toMatchObject({ page: 1, limit: 20, total: 7 });
+    const second = await list("page=2&limit=3");
+    expect(keysOf(second.data)).toEqual(["linus", "margaret", "web"]);
+    expect(second.total).toBe(7);
+    expect((await list("page=9&limit=3")).data).toEqual([]);
+  });
+
+  it("filters by date: endDate includes its whole UTC day", async () => {
+    expect(await keys("startDate=2026-03-05&endDate=2026-03-06")).toEqual(["alan", "ada"]);
+    expect(await keys("startDate=2026-03-07")).toEqual(["grace"]);
+    expect(await keys("endDate=2026-03-02")).toEqual(["web", "queued"]);
+    expect(await keys("startDate=2026-03-06&endDate=2026-03-06")).toEqual(["alan"]);
+  });
+
+  it("refuses malformed dates, dates that do not exist, and an end before the start", async () => {
+    for (const query of ["startDate=2026-3-05", "endDate=05/03/2026", "startDate=2026-02-30", "endDate=2026-03-05T00:00:00Z", "startDate=yesterday"]) {
+      const { code, detail } = await status(`/api/call/?${query}`);
+      expect(code, query).toBe(400);
+      expect(detail).toMatch(/startDate|endDate/);
+    }
+    const { code, detail } = await status("/api/call/?startDate=2026-03-07&endDate=2026-03-06");
+    expect(code).toBe(400);
+    expect(detail).toContain("endDate");
+  });
+
+  it("filters by agent, status, type, ended reason, campaign and success evaluation", async () => {
+    expect(await keys(`agentId=${supportAgent}`)).toEqual(["alan", "linus"]);
+    expect(await keys("status=queued")).toEqual(["queued"]);
+    expect(await keys("status=queued,ended&type=web")).toEqual(["web"]);
+    expect(await keys("type=inbound")).toEqual(["alan"]);
+    expect(await keys("endedReason=silence-timed-out,assistant-ended-call")).toEqual(["alan", "linus"]);
+    expect(await keys(`campaignId=${CAMPAIGN}`)).toEqual(["grace", "alan"]);
+    expect(await keys("successEvaluation=true")).toEqual(["grace", "ada"]);
+    expect((await status("/api/call/?status=done")).code).toBe(400);
+    expect((await status("/api/call/?agentId=nope")).code).toBe(400);
+  });
+
+  it("filters by duration and cost ranges (inclusive)", async () => {
+    expect(await keys("durationMin=45&durationMax=300")).toEqual(["ada", "linus", "margaret"]);
+    expect(await keys("durationMin=301")).toEqual(["grace"]);
+    expect(await keys("costMin=0.09&costMax=0.6")).toEqual(["ada", "linus", "margaret"]);
+    expect(await keys("costMax=0.01")).toEqual(["web"]);
+    expect((await status("/api/call/?durationMin=10&durationMax=5")).code).toBe(400);
+    expect((await status("/api/call/?costMin=-1")).code).toBe(400);
+    expect((await status("/api/call/?durationMin=abc")).code).toBe(400);
+  });
+
+  it("sorts by start time, duration or cost, either way (no duration/cost counts as smallest)", async () => {
+    expect(await keys("sortOrder=asc")).toEqual(["queued", "web", "margaret", "linus", "ada", "alan", "grace"]);
+    expect(await keys("sortBy=duration")).toEqual(["grace", "margaret", "ada", "linus", "alan", "web", "queued"]);
+    expect(await keys("sortBy=duration&sortOrder=asc")).toEqual(["queued", "web", "alan", "linus", "ada", "margaret", "grace"]);
+    expect(await keys("sortBy=cost&sortOrder=desc")).toEqual(["grace", "margaret", "ada", "linus", "alan", "web", "queued"]);
+    expect(await keys("sortBy=cost&sortOrder=asc&limit=2&page=2")).toEqual(["alan", "linus"]);
+    expect((await status("/api/call/?sortBy=name")).code).toBe(400);
+  });
+
+  it("searches the customer number in any spelling, or a part of it", async () => {
+    for (const search of ["+1 415 555 0123", "14155550123", "415-555-0123", "(415) 555-0123", "5550123"]) {
+      expect(await keys(`search=${encodeURIComponent(search)}`), search).toEqual(["ada"]);
+    }
+    expect(await keys(`search=${encodeURIComponent("+1 415 555")}`)).toEqual(["grace", "ada", "queued"]);
+    expect(await keys("search=2071838750")).toEqual(["alan"]);
+  });
+
+  it("searches the customer name, the agent name, the call id, and transcript and summary words", async () => {
+    expect(await keys("search=lovelace")).toEqual(["ada"]);
+    expect(await keys("search=ALAN%20TUR")).toEqual(["alan"]);
+    expect(await keys("search=support%20sue")).toEqual(["alan", "linus"]);
+    expect(await keys(`search=${ids.margaret}`)).toEqual(["margaret"]);
+    expect(await keys(`search=${ids.margaret!.toUpperCase()}`)).toEqual(["margaret"]);
+    expect(await keys("search=refund")).toEqual(["ada"]);
+    expect(await keys("search=invoice")).toEqual(["alan"]);
+    expect(await keys("search=compilers")).toEqual(["grace"]);
+    expect(await keys("search=Apollo%20guidance")).toEqual(["margaret"]);
+    expect(await keys("search=100%25_")).toEqual([]);
+    expect(await keys("search=zzzz-nothing")).toEqual([]);
+    expect(await keys("search=refund&startDate=2026-03-06")).toEqual([]);
+    // A blank search is no search.
+    expect((await list("search=%20")).total).toBe(7);
+  });
+
+  it("never shows another organisation's calls (list, filters, search)", async () => {
+    expect(await keys("")).not.toContain("foreign");
+    for (const query of ["search=14155550123", "search=Ada", "search=refund", "search=Sales%20Sam", `search=${ids.foreign}`, "successEvaluation=true"]) {
+      expect(await keys(query), query).not.toContain("foreign");
+    }
+    expect(await keys("", other.token)).toEqual(["foreign"]);
+    expect(await keys(`search=${ids.ada}`, other.token)).toEqual([]);
+  });
+
+  it("refuses limit above 100, page 0 and unknown parameters (naming them)", async () => {
+    expect((await status("/api/call/?limit=101")).code).toBe(400);
+    expect((await status("/api/call/?page=0")).code).toBe(400);
+    expect(await list("limit=100")).toMatchObject({ limit: 100 });
+    const unknown = await status("/api/call/?page=1&agent=x&sort=cost");
+    expect(unknown.code).toBe(400);
+    expect(unknown.detail).toContain("agent");
+    expect(unknown.detail).toContain("sort");
+  });
+
+  it("is in the OpenAPI document with its query parameters", async () => {
+    const doc = (await app.inject({ method: "GET", url: "/api/docs/json" })).json() as { paths: Record<string, { get?: { parameters?: { name: string }[] } }> };
+    const names = doc.paths["/api/call/"]?.get?.parameters?.map((parameter) => parameter.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining(["page", "limit", "startDate", "endDate", "search", "agentId", "status", "type", "endedReason", "campaignId", "successEvaluation", "durationMin", "durationMax", "costMin", "costMax", "sortBy", "sortOrder"]));
+    expect(doc.paths["/api/call/export"]?.get?.parameters?.map((parameter) => parameter.name)).not.toContain("page");
+  });
+
+  it("needs a signed-in member", async () => {
+    const response = await app.inject({ method: "GET", url: "/api/call/" });
+    expect(response.statusCode).toBe(401);
+    expect((await app.inject({ method: "GET", url: "/api/call/export" })).statusCode).toBe(401);
+  });
+
+  it("counts exactly up to the limit, then says the total is an estimate", async () => {
+    const scope = orgScope(database.db, org.orgId);
+    const filters = { sortBy: "startedAt", sortOrder: "desc" } as const;
+    const where = await callConditions(database.db, scope, filters);
+    // Counted: exact up to the limit, then flagged as an estimate (at least limit + 1).
+    expect(await countCalls(database.db, where, 7, 1_000_000)).toEqual({ total: 7, isEstimate: false });
+    const capped = await countCalls(database.db, where, 3, 1_000_000);
+    expect(capped.isEstimate).toBe(true);
+    expect(capped.total).toBeGreaterThanOrEqual(4);
+    // The planner expects more than the threshold: its estimate, not counted.
+    const estimated = await countCalls(database.db, where, 10_000, 0);
+    expect(estimated.isEstimate).toBe(true);
+    expect(estimated.total).toBeGreaterThan(0);
+  });
+});
+
+describe("GET /call/export", () => {
+  async function exported(query: string, token = org.token) {
+    const response = await app.inject({ method: "GET", url: `/api/call/export?${query}`, headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return { response, rows: parseCsv(response.body) };
+  }
+
+  it("answers CSV with a header row, a dated attachment name and the row count", async () => {
+    const { response, rows } = await exported("");
+    expect(response.headers["content-type"]).toMatch(/^text\/csv/);
+    expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers["x-total-count"]).toBe("7");
+    expect(rows[0]).toEqual([...CALL_EXPORT_COLUMNS]);
+    expect(rows).toHaveLength(8);
+  });
+
+  it("has the filtered list's rows, in the same order, for every sort", async () => {
+    for (const query of ["", "sortBy=duration", "sortBy=cost&sortOrder=asc", "search=415", "agentId=" + salesAgent, "startDate=2026-03-03&endDate=2026-03-06&sortOrder=asc"]) {
+      const listed = (await list(`limit=100&${query}`)).data.map((item) => item.id);
+      const { rows, response } = await exported(query);
+      expect(rows.slice(1).map((row) => row[0]), query).toEqual(listed);
+      expect(response.headers["x-total-count"]).toBe(String(listed.length));
+    }
+  });
+
+  it("walks keyset batches in the list's order, ties and nulls included", async () => {
+    const scope = orgScope(database.db, org.orgId);
+    for (const sort of [
+      { sortBy: "startedAt", sortOrder: "desc" },
+      { sortBy: "startedAt", sortOrder: "asc" },
+      { sortBy: "duration", sortOrder: "desc" },
+      { sortBy: "duration", sortOrder: "asc" },
+      { sortBy: "cost", sortOrder: "desc" },
+      { sortBy: "cost", sortOrder: "asc" },
+    ] as const) {
+      const where = await callConditions(database.db, scope, sort);
+      const batched: string[] = [];
+      for await (const batch of callBatches(database.db, scope, where, sort, 2)) batched.push(...batch.map((row) => row.id));
+      const listed = (await list(`limit=100&sortBy=${sort.sortBy}&sortOrder=${sort.sortOrder}`)).data.map((item) => item.id);
+      expect(batched, JSON.stringify(sort)).toEqual(listed);
+    }
+  });
+
+  it("escapes quotes, commas and line breaks, and guards cells that could start a formula", async () => {
+    const { rows } = await exported("search=grace");
+    const header = rows[0]!;
+    const grace = rows[1]!;
+    const cell = (name: string) => grace[header.indexOf(name)];
+    expect(cell("customer_name")).toBe('Grace "Amazing" Hopper, Jr.\nNavy');
+    expect(cell("summary")).toBe("'=HYPERLINK(\"http://evil\")");
+    expect(cell("customer_number")).toBe("'+14155559999");
+    expect(cell("cost_usd")).toBe("1.2");
+    expect(cell("agent_name")).toBe("Sales Sam");
+    const names = (await exported("sortOrder=asc")).rows.map((row) => row[header.indexOf("customer_name")]);
+    expect(names).toContain("'@linus");
+    expect(names).toContain("'-Margaret Hamilton");
+    expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell("line\r\nbreak")).toBe('"line\r\nbreak"');
+    expect(csvCell("+1")).toBe("'+1");
+    expect(csvCell(-5)).toBe("-5");
+  });
+
+  it("never exports another organisation's calls, and validates like the list", async () => {
+    const { rows } = await exported("search=refund");
+    expect(rows.slice(1).map((row) => row[0])).toEqual([ids.ada]);
+    const all = (await exported("")).rows.map((row) => row[0]);
+    expect(all).not.toContain(ids.foreign);
+    expect((await exported("", other.token)).rows.slice(1).map((row) => row[0])).toEqual([ids.foreign]);
+    expect((await status("/api/call/export?page=1")).code).toBe(400);
+    expect((await status("/api/call/export?startDate=2026-03-07&endDate=2026-03-01")).code).toBe(400);
+  });
+});
