@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pagingQuerySchema } from "./list";
 import { errorBodySchema } from "./errors";
 
 /**
@@ -216,15 +217,7 @@ export const agentIdParamsSchema = z.object({ id: z.uuid({ error: "the agent id 
 
 /** GET /agent/?page&limit: every agent of a small organisation fits the default page. */
 export const AGENT_LIST_MAX_LIMIT = 100;
-export const agentListQuerySchema = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int({ error: "page must be a whole number" }).min(1, { error: "page must be at least 1" }).default(1),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int({ error: "limit must be a whole number" })
-    .min(1, { error: `limit must be between 1 and ${AGENT_LIST_MAX_LIMIT}` })
-    .max(AGENT_LIST_MAX_LIMIT, { error: `limit must be between 1 and ${AGENT_LIST_MAX_LIMIT}` })
-    .default(AGENT_LIST_MAX_LIMIT),
-});
+export const agentListQuerySchema = pagingQuerySchema({ maxLimit: AGENT_LIST_MAX_LIMIT, defaultLimit: AGENT_LIST_MAX_LIMIT });
 
 /** 409 of GET /agent/{id}/clone: `data.id` is the agent to open (the caller's own, or its existing copy). */
 export const agentCloneConflictSchema = errorBodySchema.extend({ data: z.object({ id: z.uuid() }) });

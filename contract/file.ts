@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "./paging";
+import { deletedResponseSchema, listResponseSchema, pagingQuerySchema } from "./list";
 
 /**
  * Knowledge-base files (spec §7: POST /file/upload, GET /file/files, DELETE /file/file/{id}).
@@ -45,26 +45,13 @@ export type KnowledgeBaseFile = z.infer<typeof knowledgeBaseFileSchema>;
 
 export const fileResponseSchema = z.object({ data: knowledgeBaseFileSchema });
 
-export const fileListQuerySchema = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int({ error: "page must be a whole number" }).min(1, { error: "page must be 1 or more" }).default(DEFAULT_PAGE),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int({ error: "limit must be a whole number" })
-    .min(1, { error: "limit must be between 1 and 100" })
-    .max(100, { error: "limit must be between 1 and 100" })
-    .default(DEFAULT_PAGE_SIZE),
-});
+export const fileListQuerySchema = pagingQuerySchema();
 
-export const fileListResponseSchema = z.object({
-  data: z.array(knowledgeBaseFileSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+export const fileListResponseSchema = listResponseSchema(knowledgeBaseFileSchema);
 
 export const fileIdParamsSchema = z.object({ id: z.uuid({ error: "the file id must be a UUID" }) });
 
-export const fileDeleteResponseSchema = z.object({ data: z.object({ id: z.uuid() }) });
+export const fileDeleteResponseSchema = deletedResponseSchema;
 
 /** "10 MB", "512 KB", "1.5 MB": how the size limit reads in the 413 message and the console. */
 export function formatByteLimit(bytes: number): string {

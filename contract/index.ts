@@ -13,3 +13,4 @@ export * from "./call";
 export * from "./wallet";
 export * from "./phone-number";
 export * from "./web-call";
+export * from "./list";

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { deletedResponseSchema, listResponseSchema, pagingQuerySchema } from "./list";
 import { E164_PATTERN } from "./agent";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "./paging";
 
 /**
  * Phone numbers (spec §3, §7: POST/GET /phonenumber/, GET /phonenumber/default, GET/PUT/DELETE
@@ -134,26 +134,13 @@ export type PhoneNumber = z.infer<typeof phoneNumberSchema>;
 
 export const phoneNumberResponseSchema = z.object({ data: phoneNumberSchema });
 
-export const phoneNumberListQuerySchema = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int({ error: "page must be a whole number" }).min(1, { error: "page must be 1 or more" }).default(DEFAULT_PAGE),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int({ error: "limit must be a whole number" })
-    .min(1, { error: "limit must be between 1 and 100" })
-    .max(100, { error: "limit must be between 1 and 100" })
-    .default(DEFAULT_PAGE_SIZE),
-});
+export const phoneNumberListQuerySchema = pagingQuerySchema();
 
-export const phoneNumberListResponseSchema = z.object({
-  data: z.array(phoneNumberSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+export const phoneNumberListResponseSchema = listResponseSchema(phoneNumberSchema);
 
 export const phoneNumberIdParamsSchema = z.object({ id: z.uuid({ error: "the phone number id must be a UUID" }) });
 
-export const phoneNumberDeleteResponseSchema = z.object({ data: z.object({ id: z.uuid() }) });
+export const phoneNumberDeleteResponseSchema = deletedResponseSchema;
 
 export const NO_DEFAULT_PHONE_NUMBER = "No default phone number yet";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "./paging";
+import { deletedResponseSchema, listResponseSchema, pagingQuerySchema } from "./list";
 
 /**
  * Web-call links (spec §2 /web-call/:callSlug, §3 "Web call details"): a member makes a page where a
@@ -103,26 +103,13 @@ export type WebCallDetails = z.infer<typeof webCallDetailsSchema>;
 export const webCallLinkResponseSchema = z.object({ data: webCallLinkSchema });
 export const webCallDetailsResponseSchema = z.object({ data: webCallDetailsSchema });
 
-export const webCallListQuerySchema = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int({ error: "page must be a whole number" }).min(1, { error: "page must be 1 or more" }).default(DEFAULT_PAGE),
-  limit: z.coerce
-    .number({ error: "limit must be a number" })
-    .int({ error: "limit must be a whole number" })
-    .min(1, { error: "limit must be between 1 and 100" })
-    .max(100, { error: "limit must be between 1 and 100" })
-    .default(DEFAULT_PAGE_SIZE),
-});
+export const webCallListQuerySchema = pagingQuerySchema();
 
-export const webCallListResponseSchema = z.object({
-  data: z.array(webCallLinkSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+export const webCallListResponseSchema = listResponseSchema(webCallLinkSchema);
 
 export const webCallIdParamsSchema = z.object({ id: z.uuid({ error: "the web-call link id must be a UUID" }) });
 export const webCallSlugParamsSchema = z.object({ slug: z.string().min(1).max(WEB_CALL_SLUG_MAX_LENGTH) });
-export const webCallDeleteResponseSchema = z.object({ data: z.object({ id: z.uuid() }) });
+export const webCallDeleteResponseSchema = deletedResponseSchema;
 
 export const WEB_CALL_NOT_FOUND = "Web call not found: the link may have been deleted.";
 

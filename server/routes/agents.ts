@@ -19,6 +19,7 @@ import {
   publicAgentFallbackName,
   publicAgentProfileSchema,
   type Action,
+  deletedResponseSchema,
 } from "../../contract";
 import { findAgent, findAgentInAnyOrganisation, listAgents, storedConfig, toApiAgent } from "../agents/repository";
 import { agentNotFound, cloneAgent, createAgent, deleteAgent, updateAgent, type AgentContext } from "../agents/service";
@@ -29,7 +30,7 @@ import type { VoiceProvider } from "../voice/types";
 
 const agentResponse = z.object({ data: agentSchema });
 const agentListResponse = z.object({ data: z.array(agentSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
-const deletedResponse = z.object({ data: z.object({ id: z.uuid() }) });
+const deletedResponse = deletedResponseSchema;
 const templatesResponse = z.object({ data: z.array(agentTemplateSchema) });
 const publicProfileResponse = z.object({ data: publicAgentProfileSchema });
 
