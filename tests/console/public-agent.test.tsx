@@ -429,4 +429,15 @@ describe("typing into the prefilled phone field", () => {
     await user.keyboard("4155550123");
     expect(modal.phone.value).toBe("+1 (415) 555-0123");
   });
+
+  it("types after the dial code even when the caret moved into it after focus (first keystroke)", async () => {
+    const { user } = renderPage();
+    const modal = await openModal(user);
+    await user.click(modal.phone);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Something (the library, a click) leaves the caret between '+' and the dial code.
+    act(() => modal.phone.setSelectionRange(1, 1));
+    await user.keyboard("4155550123");
+    expect(modal.phone.value).toBe("+1 (415) 555-0123");
+  });
 });

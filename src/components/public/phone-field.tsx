@@ -113,6 +113,16 @@ export function PhoneField({
           toEnd();
           setTimeout(toEnd, 0);
         }}
+        onKeyDown={(event) => {
+          // The same rule at the first keystroke, whatever moved the caret since focus (the library's own
+          // caret handling can run after ours): a digit typed into a field holding only the dial code
+          // goes after it. A selection (e.g. to type another dial code) is left alone.
+          const input = event.currentTarget;
+          if (!/^\d$/.test(event.key) || digitsOf(input.value) !== country.dialCode) return;
+          if (input.selectionStart !== input.selectionEnd) return;
+          const end = input.value.length;
+          if (input.selectionStart !== end) input.setSelectionRange(end, end);
+        }}
         onBlur={onBlur}
         disabled={disabled}
         required
