@@ -1,20 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { inPage, launchBrowser, signIn, startProduct, type Product } from "./harness";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { inPage, productForThisFile, signIn } from "./harness";
 
-let product: Product;
-let browser: Browser;
-
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productForThisFile();
 
 const AGENT_PATH = /\/agent\/[0-9a-f-]{36}$/;
 const PROMPT = "You book dental check-ups. Ask for the patient's name, then offer the first free morning slot.";
@@ -27,8 +16,8 @@ async function pick(page: Page, label: string, option: string) {
 }
 
 test("Agents opens the default agent; an agent made from a template keeps its new voice and prompt after a reload", async () => {
-  await inPage(browser, "agents editor", async (page) => {
-    await signIn(page, product.baseURL);
+  await inPage(e2e.browser, "agents editor", async (page) => {
+    await signIn(page, e2e.product.baseURL);
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
 
     // A fresh organisation has no agent: Agents makes the first from the default template and opens it.

@@ -1,21 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page, Response } from "playwright-core";
-import { inPage, launchBrowser, signIn, startProduct, type Product } from "./harness";
-
-let product: Product;
-let browser: Browser;
+import { test } from "node:test";
+import type { Page, Response } from "playwright-core";
+import { inPage, productForThisFile, signIn } from "./harness";
 
 // The demo seed (SEED_DEMO, on in the harness) gives the demo organisation 2,000 sandbox calls over 90 days.
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productForThisFile();
 
 const day = (offset: number) => {
   const date = new Date(Date.now() + offset * 86_400_000);
@@ -35,8 +24,8 @@ function listAnswer(page: Page, params: Record<string, string>): Promise<Respons
 }
 
 test("Call Logs: a date range and a search narrow the list, and a call opens with its transcript (also after a reload)", async () => {
-  await inPage(browser, "call logs", async (page) => {
-    await signIn(page, product.baseURL);
+  await inPage(e2e.browser, "call logs", async (page) => {
+    await signIn(page, e2e.product.baseURL);
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
     await page.getByRole("link", { name: "Calls", exact: true }).click();
     await page.getByRole("heading", { name: "Call Logs" }).waitFor();

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { after, before } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ensureConsoleBuilt } from "../../scripts/console-build";
 
@@ -132,4 +133,21 @@ export async function signIn(page: Page, baseURL: string, email = DEMO.email, pa
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * The product and a browser for one test file: started before its tests (node:test `before`),
+ * stopped after them. Read `e2e.product` and `e2e.browser` inside the tests.
+ */
+export function productForThisFile(env: Record<string, string> = {}): { readonly product: Product; readonly browser: Browser } {
+  const state = {} as { product: Product; browser: Browser };
+  before(async () => {
+    state.product = await startProduct(env);
+    state.browser = await launchBrowser();
+  });
+  after(async () => {
+    await state.browser?.close();
+    await state.product?.stop();
+  });
+  return state;
 }

@@ -1,24 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { inPage, launchBrowser, signIn, startProduct, type Product } from "./harness";
+import { test } from "node:test";
+import { inPage, productForThisFile, signIn } from "./harness";
 
-let product: Product;
-let browser: Browser;
-
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productForThisFile();
 
 test("Phone Numbers: the demo's numbers are listed; a new number is added, made the default and deleted", async () => {
-  await inPage(browser, "phone numbers", async (page) => {
-    await signIn(page, product.baseURL);
+  await inPage(e2e.browser, "phone numbers", async (page) => {
+    await signIn(page, e2e.product.baseURL);
     await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
 
     await page.getByRole("link", { name: "Phone Numbers", exact: true }).click();

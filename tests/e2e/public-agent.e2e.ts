@@ -1,35 +1,26 @@
 // The public pages end to end, in sandbox mode: a public agent phones a visitor (through to the finished
 // call record), and a web-call link plays a sandbox call in the browser.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { DEMO, inPage, launchBrowser, startProduct, type Product } from "./harness";
+import { before, test } from "node:test";
+import { DEMO, inPage, productForThisFile } from "./harness";
 
-let product: Product;
-let browser: Browser;
+const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "2" });
 let token: string;
 
 before(async () => {
-  product = await startProduct({ SANDBOX_CALL_SECONDS: "2" });
-  browser = await launchBrowser();
   token = await demoBearer();
-});
-
-after(async () => {
-  await browser?.close();
-  await product?.stop();
 });
 
 /** Signs the demo user in through better-auth, then reads the bearer from get-session as the console does. */
 async function demoBearer(): Promise<string> {
-  const signIn = await fetch(`${product.baseURL}/api/auth/sign-in/email`, {
+  const signIn = await fetch(`${e2e.product.baseURL}/api/auth/sign-in/email`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: product.baseURL },
+    headers: { "Content-Type": "application/json", Origin: e2e.product.baseURL },
     body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
   });
   assert.equal(signIn.status, 200, await signIn.clone().text());
   const cookies = signIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
-  const session = await fetch(`${product.baseURL}/api/auth/get-session`, { headers: { Cookie: cookies } });
+  const session = await fetch(`${e2e.product.baseURL}/api/auth/get-session`, { headers: { Cookie: cookies } });
   assert.equal(session.status, 200);
   const body = (await session.json()) as { session?: { token?: string } };
   assert.ok(body.session?.token, "get-session answers the session token");
@@ -37,7 +28,7 @@ async function demoBearer(): Promise<string> {
 }
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${product.baseURL}/api${path}`, {
+  const response = await fetch(`${e2e.product.baseURL}/api${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -62,8 +53,8 @@ test("a visitor asks a public agent to call them: 'Agent is Calling', and the sa
   assert.equal(number.status, 201, JSON.stringify(number.body));
   const numberId = number.body.data.id;
 
-  await inPage(browser, "public agent call", async (page) => {
-    await page.goto(`${product.baseURL}/public/agent/${agentId}?pid=${numberId}`);
+  await inPage(e2e.browser, "public agent call", async (page) => {
+    await page.goto(`${e2e.product.baseURL}/public/agent/${agentId}?pid=${numberId}`);
     await page.getByRole("heading", { level: 1, name: "E2E public agent" }).waitFor({ timeout: 20_000 });
     await page.getByRole("button", { name: "Start Call" }).click();
 
@@ -118,9 +109,9 @@ test("a visitor asks a public agent to call them: 'Agent is Calling', and the sa
 });
 
 test("a public agent page for an unknown agent still offers the call, with the local defaults", async () => {
-  await inPage(browser, "public agent defaults", async (page) => {
+  await inPage(e2e.browser, "public agent defaults", async (page) => {
     const id = "00000000-0000-4000-8000-000000000000";
-    await page.goto(`${product.baseURL}/public/agent/${id}`);
+    await page.goto(`${e2e.product.baseURL}/public/agent/${id}`);
     await page.getByRole("heading", { level: 1, name: "AI Agent 00000000" }).waitFor({ timeout: 20_000 });
     await page.getByText("Connect with our AI assistant").waitFor();
   });
@@ -140,13 +131,13 @@ test("a web-call link plays a sandbox call: overlay labelled Sandbox, the assist
   });
   assert.equal(link.status, 201, JSON.stringify(link.body));
 
-  await inPage(browser, "web call sandbox", async (page) => {
+  await inPage(e2e.browser, "web call sandbox", async (page) => {
     const dialogs: string[] = [];
     page.on("dialog", (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.goto(`${product.baseURL}/web-call/${link.body.data.slug}`);
+    await page.goto(`${e2e.product.baseURL}/web-call/${link.body.data.slug}`);
     await page.getByRole("heading", { level: 1, name: "Your order follow-up" }).waitFor({ timeout: 20_000 });
     await page.getByText("Hi Grace").waitFor();
     await page.getByText("<b>Allow</b> the microphone").waitFor();
@@ -169,8 +160,8 @@ test("a web-call link plays a sandbox call: overlay labelled Sandbox, the assist
 });
 
 test("an unknown web-call link says so", async () => {
-  await inPage(browser, "web call not found", async (page) => {
-    await page.goto(`${product.baseURL}/web-call/no-such-link`);
+  await inPage(e2e.browser, "web call not found", async (page) => {
+    await page.goto(`${e2e.product.baseURL}/web-call/no-such-link`);
     await page.getByRole("heading", { level: 1, name: "This call link is not valid" }).waitFor({ timeout: 20_000 });
   });
 });

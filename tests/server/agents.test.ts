@@ -18,7 +18,7 @@ import {
 } from "../../contract";
 import type { Database } from "../../server/db/client";
 import { agents, knowledgeBaseFiles } from "../../server/db/schema";
-import { bearer, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "./helpers";
+import { bearer, buildTestApp, createOrganisation, migratedDatabase, organisationCast, signUp } from "./helpers";
 
 let database: Database;
 let app: FastifyInstance;
@@ -57,14 +57,7 @@ async function addKnowledgeBaseFile(organisation: string, name = "faq.pdf") {
 beforeAll(async () => {
   database = await migratedDatabase();
   ({ app } = await buildTestApp(database));
-  adminToken = (await signUp(app)).token;
-  orgId = await createOrganisation(app, adminToken, "Agents Inc");
-  const memberEmail = uniqueEmail("member");
-  expect((await invite(app, adminToken, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-  memberToken = (await signUp(app, memberEmail)).token;
-  otherToken = (await signUp(app)).token;
-  otherOrgId = await createOrganisation(app, otherToken, "Elsewhere Ltd");
-  noOrgToken = (await signUp(app)).token;
+  ({ adminToken, orgId, memberToken, otherToken, otherOrgId, noOrgToken } = await organisationCast(app, "Agents Inc"));
 });
 afterAll(async () => {
   await app.close();

@@ -212,3 +212,16 @@ export function mintClerkToken(privateKey: KeyObject, input: SessionClaimsInput)
   const unsigned = `${encode({ alg: "RS256", typ: "JWT", kid: "ins_test" })}.${encode(claims)}`;
   return `${unsigned}.${sign("RSA-SHA256", Buffer.from(unsigned), privateKey).toString("base64url")}`;
 }
+
+/** The cast most route tests need: an admin and a member of one organisation, someone of another, someone of none. */
+export async function organisationCast(app: FastifyInstance, name: string) {
+  const adminToken = (await signUp(app)).token;
+  const orgId = await createOrganisation(app, adminToken, name);
+  const memberEmail = uniqueEmail("member");
+  expect((await invite(app, adminToken, orgId, { email_address: memberEmail })).statusCode).toBe(200);
+  const memberToken = (await signUp(app, memberEmail)).token;
+  const otherToken = (await signUp(app)).token;
+  const otherOrgId = await createOrganisation(app, otherToken, "Elsewhere Ltd");
+  const noOrgToken = (await signUp(app)).token;
+  return { adminToken, orgId, memberToken, otherToken, otherOrgId, noOrgToken };
+}

@@ -16,7 +16,7 @@ import { createSecretBox, credentialsKey } from "../../server/crypto/credentials
 import { deriveEncryptionKey, parseEncryptionKey } from "../../server/crypto/keys";
 import type { Database } from "../../server/db/client";
 import { agents, phoneNumbers } from "../../server/db/schema";
-import { bearer, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "./helpers";
+import { bearer, buildTestApp, createOrganisation, migratedDatabase, organisationCast, signUp } from "./helpers";
 
 const KEY = Buffer.alloc(32, 7);
 const TWILIO_SID = `AC${"a1".repeat(16)}`;
@@ -67,14 +67,7 @@ async function agentOf(organisation: string): Promise<string> {
 beforeAll(async () => {
   database = await migratedDatabase();
   ({ app } = await buildTestApp(database, { CREDENTIALS_ENCRYPTION_KEY: KEY.toString("base64") }));
-  adminToken = (await signUp(app)).token;
-  orgId = await createOrganisation(app, adminToken, "Numbers Inc");
-  const memberEmail = uniqueEmail("member");
-  expect((await invite(app, adminToken, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-  memberToken = (await signUp(app, memberEmail)).token;
-  otherToken = (await signUp(app)).token;
-  otherOrgId = await createOrganisation(app, otherToken, "Elsewhere Ltd");
-  noOrgToken = (await signUp(app)).token;
+  ({ adminToken, orgId, memberToken, otherToken, otherOrgId, noOrgToken } = await organisationCast(app, "Numbers Inc"));
 });
 afterAll(async () => {
   await app.close();

@@ -1,6 +1,6 @@
 import { List, useTable } from "@refinedev/antd";
 import type { HttpError } from "@refinedev/core";
-import { Alert, Button } from "antd";
+
 import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { DEFAULT_PAGE_SIZE } from "../../../../contract/paging";
@@ -11,6 +11,7 @@ import type { CallListItem } from "../../../components/calls/call-format";
 import { CallTable } from "../../../components/calls/call-table";
 import { ExportCallsButton } from "../../../components/calls/export-calls-button";
 import "../../../components/calls/call-logs.css";
+import { ListLoadError } from "../../../components/list-load-error";
 import { strings } from "../../../config/strings";
 
 const text = strings.callLogs;
@@ -55,13 +56,11 @@ export default function CallLogListPage() {
     >
       <CallFilters filters={filters} onChange={changeFilters} />
       {tableQuery.isError && (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={text.listFailed}
-          description={tableQuery.error?.message}
-          action={<Button size="small" onClick={() => void tableQuery.refetch()}>{text.retry}</Button>}
+        <ListLoadError
+          title={text.listFailed}
+          detail={tableQuery.error?.message}
+          retryLabel={text.retry}
+          onRetry={() => void tableQuery.refetch()}
         />
       )}
       <CallTable

@@ -1,6 +1,6 @@
 import { List, useTable } from "@refinedev/antd";
 import type { HttpError } from "@refinedev/core";
-import { Alert, Button } from "antd";
+import { Button } from "antd";
 import { PlusOutlined } from "@ant-design/icons";
 import { useEffect, useState } from "react";
 import { can } from "../../../../contract/permissions";
@@ -10,6 +10,7 @@ import { PhoneNumberModal } from "../../../components/phone-numbers/phone-number
 import { PhoneNumberTable } from "../../../components/phone-numbers/phone-number-table";
 import { usePhoneNumberActions } from "../../../components/phone-numbers/use-phone-number-actions";
 import { loadPublicConfig } from "../../../config/public-config";
+import { ListLoadError } from "../../../components/list-load-error";
 import { strings } from "../../../config/strings";
 import { useAgentList } from "../../../hooks/use-agent-list";
 
@@ -69,13 +70,11 @@ export default function PhoneNumberListPage() {
       }
     >
       {tableQuery.isError && (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={text.listFailed}
-          description={tableQuery.error?.message}
-          action={<Button size="small" onClick={() => void tableQuery.refetch()}>{text.retry}</Button>}
+        <ListLoadError
+          title={text.listFailed}
+          detail={tableQuery.error?.message}
+          retryLabel={text.retry}
+          onRetry={() => void tableQuery.refetch()}
         />
       )}
       <PhoneNumberTable
