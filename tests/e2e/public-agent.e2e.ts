@@ -1,15 +1,12 @@
 // The public pages end to end, in sandbox mode: a public agent phones a visitor (through to the finished
 // call record), and a web-call link plays a sandbox call in the browser.
 import assert from "node:assert/strict";
-import { before, test } from "node:test";
+import { test } from "node:test";
 import { DEMO, inPage, productForThisFile } from "./harness";
 
 const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "2" });
-let token: string;
-
-before(async () => {
-  token = await demoBearer();
-});
+// Signed in once, on first use (after the harness has started the product).
+let token: Promise<string> | undefined;
 
 /** Signs the demo user in through better-auth, then reads the bearer from get-session as the console does. */
 async function demoBearer(): Promise<string> {
@@ -30,7 +27,7 @@ async function demoBearer(): Promise<string> {
 async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const response = await fetch(`${e2e.product.baseURL}/api${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: { Authorization: `Bearer ${await (token ??= demoBearer())}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
