@@ -34,6 +34,8 @@ export interface AppConfig {
   demoEmail: string;
   demoPassword: string;
   betterAuthSecret: string | null;
+  /** SESSION_CACHE_SECONDS: how long a verified local session is remembered in-process (0: never). */
+  sessionCacheSeconds: number;
   /** CREDENTIALS_ENCRYPTION_KEY (32 bytes); null: derived from the sign-in secret (server/crypto/keys.ts). */
   credentialsEncryptionKey: Buffer | null;
   clerk: ClerkConfig | null;
@@ -80,6 +82,7 @@ export const ENV_VARIABLES = [
   "DEMO_EMAIL",
   "DEMO_PASSWORD",
   "BETTER_AUTH_SECRET",
+  "SESSION_CACHE_SECONDS",
   "CREDENTIALS_ENCRYPTION_KEY",
   "CLERK_PUBLISHABLE_KEY",
   "CLERK_SECRET_KEY",
@@ -174,6 +177,7 @@ const parsers = {
   SEED_DEMO: bool,
   DEMO_EMAIL: z.email("must be an email address"),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters"),
+  SESSION_CACHE_SECONDS: decimal(0, 60),
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters (make one with: openssl rand -base64 32)"),
   // 32 bytes, hex or base64 (server/crypto/keys.ts).
   CREDENTIALS_ENCRYPTION_KEY: z.string().transform((value, ctx) => {
@@ -286,6 +290,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     demoEmail: (read("DEMO_EMAIL") ?? "demo@example.com").toLowerCase(),
     demoPassword: read("DEMO_PASSWORD") ?? "demo-password",
     betterAuthSecret,
+    sessionCacheSeconds: read("SESSION_CACHE_SECONDS") ?? 5,
     credentialsEncryptionKey: read("CREDENTIALS_ENCRYPTION_KEY") ?? null,
     clerk,
     vapi: {

@@ -19,6 +19,7 @@ import type { Database, Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { betterAuthTables, invitations, memberships, organizations, users } from "../db/schema";
 import { storedRole } from "./roles";
+import { SessionCache } from "./session-cache";
 import type { AuthProvider, Identity, InvitationRequest } from "./types";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -130,25 +131,33 @@ export function createBetterAuth(config: AppConfig, database: Database, log: Fas
 
 export type BetterAuth = ReturnType<typeof createBetterAuth>;
 
-export function createLocalAuth(config: AppConfig, database: Database, log: FastifyBaseLogger): AuthProvider & { auth: BetterAuth } {
+export function createLocalAuth(
+  config: AppConfig,
+  database: Database,
+  log: FastifyBaseLogger,
+): AuthProvider & { auth: BetterAuth; sessions: SessionCache<Identity> } {
   const { db } = database;
   const auth = createBetterAuth(config, database, log);
+  const sessions = new SessionCache<Identity>(config.sessionCacheSeconds * 1000);
 
-  async function verify(token: string): Promise<Identity | null> {
+  async function lookUp(token: string): Promise<{ value: Identity; expiresAt: Date } | null> {
     const result = await auth.api.getSession({ headers: new Headers({ authorization: `Bearer ${token}` }) });
     if (!result) return null;
     const userId = result.user.id;
+    const expiresAt = new Date(result.session.expiresAt);
     const orgId = result.session.activeOrganizationId ?? null;
-    if (!orgId) return { userId, orgId: null, role: null };
+    if (!orgId) return { value: { userId, orgId: null, role: null }, expiresAt };
     const [membership] = await db
       .select({ role: memberships.role })
       .from(memberships)
       .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)))
       .limit(1);
     // Removed from the organisation since choosing it: the session keeps no organisation rights.
-    if (!membership) return { userId, orgId: null, role: null };
-    return { userId, orgId, role: normaliseRole(membership.role) };
+    if (!membership) return { value: { userId, orgId: null, role: null }, expiresAt };
+    return { value: { userId, orgId, role: normaliseRole(membership.role) }, expiresAt };
   }
+
+  const verify = (token: string): Promise<Identity | null> => sessions.get(token, () => lookUp(token));
 
   async function invite({ scope, inviterUserId, email, role, log: requestLog }: InvitationRequest): Promise<void> {
     const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
@@ -187,6 +196,9 @@ export function createLocalAuth(config: AppConfig, database: Database, log: Fast
           const init: RequestInit = { method: request.method, headers: fromNodeHeaders(request.headers) };
           if (request.body instanceof Buffer && request.body.length > 0) init.body = new Uint8Array(request.body);
           const response = await auth.handler(new Request(url, init));
+          // Anything but a read may have signed someone out, switched organisation or changed a
+          // membership: forget the remembered identities before the answer goes out.
+          if (request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS") sessions.invalidate();
           reply.status(response.status);
           response.headers.forEach((value, key) => {
             if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
@@ -199,5 +211,5 @@ export function createLocalAuth(config: AppConfig, database: Database, log: Fast
     });
   }
 
-  return { mode: "local", auth, verify, invite, registerRoutes };
+  return { mode: "local", auth, verify, invite, registerRoutes, sessions };
 }

@@ -79,6 +79,7 @@ describe("local accounts (better-auth) end to end", () => {
     expect(madeUp.statusCode).toBe(401);
     expect(madeUp.json()).toMatchObject({ code: "unauthorized" });
 
+    expect((await invite(app, token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200); // remembered now
     const signOut = await app.inject({ method: "POST", url: "/api/auth/sign-out", headers: bearer(token) });
     expect(signOut.statusCode).toBe(200);
     const after = await invite(app, token, orgId, { email_address: uniqueEmail() });
@@ -184,14 +185,76 @@ describe("local accounts (better-auth) end to end", () => {
     expect(await database.db.select().from(memberships).where(eq(memberships.userId, late.userId))).toEqual([]);
   });
 
-  it("someone removed from the active organisation loses its rights at once", async () => {
+  it("a member removed by an admin loses the organisation's rights on their very next request", async () => {
     const admin = await signUp(app);
     const orgId = await createOrganisation(app, admin.token, "Removal");
-    expect((await invite(app, admin.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
-    await database.db.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, admin.userId)));
-    const after = await invite(app, admin.token, orgId, { email_address: uniqueEmail() });
+    const memberEmail = uniqueEmail("removed");
+    expect((await invite(app, admin.token, orgId, { email_address: memberEmail })).statusCode).toBe(200);
+    const member = await signUp(app, memberEmail);
+    const agents = () => app.inject({ method: "GET", url: "/api/agent/", headers: bearer(member.token) });
+    expect((await agents()).statusCode).toBe(200); // the member's identity is now remembered
+
+    const removal = await app.inject({
+      method: "POST",
+      url: "/api/auth/organization/remove-member",
+      headers: bearer(admin.token),
+      payload: { memberIdOrEmail: memberEmail, organizationId: orgId },
+    });
+    expect(removal.statusCode, removal.body).toBe(200);
+    const after = await agents();
     expect(after.statusCode).toBe(403);
     expect(after.json()).toMatchObject({ code: "organization_required" });
+  });
+
+  it("a role changed by an admin applies on the member's very next request", async () => {
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Promotion");
+    const memberEmail = uniqueEmail("promoted");
+    expect((await invite(app, admin.token, orgId, { email_address: memberEmail })).statusCode).toBe(200);
+    const member = await signUp(app, memberEmail);
+    expect((await invite(app, member.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(403);
+
+    const [row] = await database.db.select({ id: memberships.id }).from(memberships).where(eq(memberships.userId, member.userId));
+    const promote = await app.inject({
+      method: "POST",
+      url: "/api/auth/organization/update-member-role",
+      headers: bearer(admin.token),
+      payload: { memberId: row?.id, role: "admin", organizationId: orgId },
+    });
+    expect(promote.statusCode, promote.body).toBe(200);
+    expect((await invite(app, member.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
+  });
+
+  it("a membership deleted outside the API is honoured within SESSION_CACHE_SECONDS", async () => {
+    const { app: shortMemory } = await buildTestApp(database, { SESSION_CACHE_SECONDS: "0.2" });
+    try {
+      const admin = await signUp(shortMemory);
+      const orgId = await createOrganisation(shortMemory, admin.token, "Removal elsewhere");
+      expect((await invite(shortMemory, admin.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
+      await database.db.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, admin.userId)));
+      // Still remembered for up to 0.2 s (another process or a database edit cannot tell this one) …
+      expect((await invite(shortMemory, admin.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      // … and then looked up again.
+      const after = await invite(shortMemory, admin.token, orgId, { email_address: uniqueEmail() });
+      expect(after.statusCode).toBe(403);
+      expect(after.json()).toMatchObject({ code: "organization_required" });
+    } finally {
+      await shortMemory.close();
+    }
+  });
+
+  it("with SESSION_CACHE_SECONDS=0 every request looks the session up", async () => {
+    const { app: noMemory } = await buildTestApp(database, { SESSION_CACHE_SECONDS: "0" });
+    try {
+      const admin = await signUp(noMemory);
+      const orgId = await createOrganisation(noMemory, admin.token, "No memory");
+      expect((await invite(noMemory, admin.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
+      await database.db.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, admin.userId)));
+      expect((await invite(noMemory, admin.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(403);
+    } finally {
+      await noMemory.close();
+    }
   });
 });
 
