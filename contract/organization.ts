@@ -12,7 +12,17 @@ export const inviteBodySchema = z
   .strict();
 export type InviteBody = z.input<typeof inviteBodySchema>;
 
-export const inviteResponseSchema = z.object({ status: z.literal("success") });
+export const inviteResponseSchema = z.object({
+  status: z.literal("success"),
+  /**
+   * Local accounts only (no email service): the link the invited person opens to join. Possession of
+   * the link and signing in with the invited email are both needed. Clerk emails its own link.
+   */
+  invitation_url: z.string().optional(),
+});
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;
+
+/** The console page an invitation link opens (local accounts). */
+export const invitationPath = (invitationId: string) => `/invitation/${encodeURIComponent(invitationId)}`;
 
 export const organizationParamsSchema = z.object({ organizationId: z.string().min(1).max(200) });

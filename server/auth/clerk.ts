@@ -120,9 +120,11 @@ export function createClerkAuth(clerk: ClerkConfig, db: Db, log: FastifyBaseLogg
     return { userId: claims.sub, orgId: org.id, role };
   }
 
-  async function invite({ scope, inviterUserId, email, role }: InvitationRequest): Promise<void> {
+  async function invite({ scope, inviterUserId, email, role }: InvitationRequest): Promise<{ invitationUrl?: string }> {
     try {
+      // Clerk emails the invitation with its own link.
       await client.organizations.createOrganizationInvitation({ organizationId: scope.orgId, emailAddress: email, role, inviterUserId });
+      return {};
     } catch (error) {
       throw clerkApiError(error, log);
     }

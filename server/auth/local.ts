@@ -11,13 +11,13 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { fromNodeHeaders } from "better-auth/node";
 import { bearer } from "better-auth/plugins/bearer";
 import { organization } from "better-auth/plugins/organization";
-import { and, asc, desc, eq, gt, type SQL } from "drizzle-orm";
+import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { normaliseRole } from "../../contract";
+import { invitationPath, normaliseRole } from "../../contract";
 import type { AppConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
-import { betterAuthTables, invitations, memberships, organizations, users } from "../db/schema";
+import { betterAuthTables, invitations, memberships, organizations } from "../db/schema";
 import { storedRole } from "./roles";
 import { SessionCache } from "./session-cache";
 import type { AuthProvider, Identity, InvitationRequest } from "./types";
@@ -56,32 +56,13 @@ export function trustedOrigins(config: AppConfig): string[] {
 }
 
 /**
- * Runs when a session is created (sign-up, sign-in): accepts the pending, unexpired invitations for
- * the user's email (membership with the invited role; invitation marked accepted) and returns the
- * organisation the session should open in: the newest invitation just accepted, else the oldest
- * membership, else null.
+ * Runs when a session is created (sign-up, sign-in): the organisation the session opens in, the
+ * oldest membership, or null. Invitations are NOT accepted here: a person joins only by opening the
+ * invitation link (its id is the capability) while signed in with the invited email, through
+ * better-auth's /organization/accept-invitation. Email alone would let whoever first registers an
+ * invited address join, since local accounts cannot verify email.
  */
 export async function onSessionStart(db: Db, userId: string): Promise<string | null> {
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
-  let joined: string | null = null;
-  if (user) {
-    const pending = await db
-      .select()
-      .from(invitations)
-      .where(and(eq(invitations.email, user.email.toLowerCase()), eq(invitations.status, "pending"), gt(invitations.expiresAt, new Date())))
-      .orderBy(desc(invitations.createdAt));
-    for (const invitation of pending) {
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(memberships)
-          .values({ id: randomUUID(), orgId: invitation.orgId, userId, role: storedRole(normaliseRole(invitation.role)) })
-          .onConflictDoNothing();
-        await tx.update(invitations).set({ status: "accepted" }).where(eq(invitations.id, invitation.id));
-      });
-      joined ??= invitation.orgId;
-    }
-  }
-  if (joined) return joined;
   const [first] = await db
     .select({ orgId: memberships.orgId })
     .from(memberships)
@@ -159,26 +140,27 @@ export function createLocalAuth(
 
   const verify = (token: string): Promise<Identity | null> => sessions.get(token, () => lookUp(token));
 
-  async function invite({ scope, inviterUserId, email, role, log: requestLog }: InvitationRequest): Promise<void> {
+  async function invite({ scope, inviterUserId, email, role, log: requestLog }: InvitationRequest): Promise<{ invitationUrl: string }> {
     const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
     const changes = { role: storedRole(role), expiresAt, inviterId: inviterUserId };
     // and() of two conditions is never undefined; drizzle's type allows it for an empty list.
     const pending = and(eq(invitations.email, email), eq(invitations.status, "pending")) as SQL;
     // A pending invitation for the same person is refreshed (new expiry and role), not duplicated.
-    const [refreshed] = await scope.update(invitations, changes, pending);
-    if (!refreshed) {
+    let [invitation] = await scope.update(invitations, changes, pending);
+    if (!invitation) {
       try {
-        await scope.insert(invitations, { id: randomUUID(), email, status: "pending", ...changes });
+        invitation = await scope.insert(invitations, { id: randomUUID(), email, status: "pending", ...changes });
       } catch (error) {
         // A simultaneous request created it first (one pending invitation per email): refresh that one.
         if (!isUniqueViolation(error)) throw error;
-        await scope.update(invitations, changes, pending);
+        [invitation] = await scope.update(invitations, changes, pending);
       }
     }
+    if (!invitation) throw new Error("The invitation was neither created nor found");
+    const invitationUrl = `${config.publicUrl}${invitationPath(invitation.id)}`;
     const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
-    requestLog.info(
-      `Invitation for ${email} to ${org?.name ?? scope.orgId}: they join by signing up or signing in at ${config.publicUrl} with that email`,
-    );
+    requestLog.info(`Invitation for ${email} to ${org?.name ?? scope.orgId}: they join by opening ${invitationUrl} and signing in with that email`);
+    return { invitationUrl };
   }
 
   async function registerRoutes(app: FastifyInstance): Promise<void> {

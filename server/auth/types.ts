@@ -26,8 +26,11 @@ export interface AuthProvider {
   readonly mode: "local" | "clerk";
   /** The identity in a bearer token, or null when the token is not valid (expired, forged, revoked). */
   verify(token: string): Promise<Identity | null>;
-  /** Sends an invitation to join the organisation (the route has checked role and membership). */
-  invite(request: InvitationRequest): Promise<void>;
+  /**
+   * Sends an invitation to join the organisation (the route has checked role and membership).
+   * Answers the link to hand to the invited person when the provider sends no email itself (local).
+   */
+  invite(request: InvitationRequest): Promise<{ invitationUrl?: string }>;
   /** Mounts the provider's own HTTP routes (local mode: better-auth under /api/auth). */
   registerRoutes?(app: FastifyInstance): Promise<void>;
   /** Content-Security-Policy additions the console needs for this provider (Clerk's hosts). */

@@ -15,7 +15,8 @@ export const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; provider: AuthP
         tags: ["organization"],
         summary: "Invite someone to the caller's active organisation",
         description:
-          "Admins only. Local accounts: the person joins by signing up or signing in with that email. " +
+          "Admins only. Local accounts: answers `invitation_url`, the link to hand over; the person joins by opening it and " +
+          "signing up or signing in with the invited email (the link alone, or the email alone, is not enough). " +
           "Clerk: Clerk sends the invitation email. A pending invitation for the same email is refreshed.",
         security: [{ bearerAuth: [] }],
         params: organizationParamsSchema,
@@ -44,8 +45,8 @@ export const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; provider: AuthP
       if ((await scope.count(memberships, inArray(memberships.userId, sameEmail))) > 0) {
         throw ApiError.conflict(`${email} is already a member of this organisation.`);
       }
-      await provider.invite({ scope, inviterUserId: identity.userId, email, role: request.body.role, log: request.log });
-      return { status: "success" as const };
+      const { invitationUrl } = await provider.invite({ scope, inviterUserId: identity.userId, email, role: request.body.role, log: request.log });
+      return { status: "success" as const, ...(invitationUrl ? { invitation_url: invitationUrl } : {}) };
     },
   );
 };

@@ -158,6 +158,14 @@ export class LocalAuthSessionStore implements AuthSessionStore {
     await this.load();
   }
 
+  private async acceptInvitation(invitationId: string): Promise<SessionOrganization> {
+    const { data, error } = await this.client.organization.acceptInvitation({ invitationId });
+    if (error || !data) throw Object.assign(failure(error, strings.invitation.failedFallback), { status: error?.status });
+    await this.load();
+    const joined = this.state.organizations.find((org) => org.id === data.member.organizationId);
+    return joined ?? { id: data.member.organizationId, name: data.member.organizationId, role: normaliseRole(data.member.role) };
+  }
+
   private async signOut(): Promise<void> {
     this.loadSequence += 1;
     try {
@@ -204,6 +212,7 @@ export class LocalAuthSessionStore implements AuthSessionStore {
       passwordAuth: {
         signIn: (email, password) => this.signIn(email, password),
         signUp: (name, email, password) => this.signUp(name, email, password),
+        acceptInvitation: (invitationId) => this.acceptInvitation(invitationId),
       },
     };
   }

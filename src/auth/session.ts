@@ -27,6 +27,11 @@ export interface PasswordAuth {
   /** Rejects with an Error whose message is the server's sentence. */
   signIn(email: string, password: string): Promise<void>;
   signUp(name: string, email: string, password: string): Promise<void>;
+  /**
+   * Joins the organisation of an invitation link (the signed-in email must be the invited one) and
+   * makes it active. Rejects with the server's sentence and `status` (400 unknown/used/expired, 403 not yours).
+   */
+  acceptInvitation(invitationId: string): Promise<SessionOrganization>;
 }
 
 export interface AuthSession {

@@ -105,6 +105,22 @@ export const strings = {
     success: "Invitation sent successfully!",
     failed: "Failed to send invitation",
     roles: { "org:member": "Member (org:member)", "org:admin": "Admin (org:admin)" },
+    // Local accounts send no email: the admin hands the link over.
+    linkTitle: "Share the invitation link",
+    linkIntro: (email: string) =>
+      `Send this link to ${email}. They join by opening it and signing up or signing in with that email. It works once and expires in 7 days.`,
+    done: "Done",
+  },
+
+  // The page an invitation link opens (/invitation/:invitationId, local accounts).
+  invitation: {
+    joining: "Joining the organization…",
+    joined: (name: string) => `You joined ${name}.`,
+    failedTitle: "This invitation cannot be used",
+    failedFallback: "The invitation was not found, has expired or was already used.",
+    wrongAccount: (email: string) => `You are signed in as ${email}. Sign in with the email the invitation was sent to.`,
+    signOut: "Sign out",
+    clerk: "Open the invitation from the email you received.",
   },
 
   // Spec §2, §4, §8: the shared-agent link's states and messages, word for word.

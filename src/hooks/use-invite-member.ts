@@ -17,11 +17,12 @@ export function useInviteMember() {
   const { open } = useNotification();
   const [isLoading, setIsLoading] = useState(false);
 
-  const invite = useCallback(
-    async ({ email_address, role = DEFAULT_INVITE_ROLE }: InviteBody): Promise<boolean> => {
+  /** The server's answer on success (with `invitation_url` in local mode), null otherwise. */
+  const send = useCallback(
+    async ({ email_address, role = DEFAULT_INVITE_ROLE }: InviteBody): Promise<InviteResponse | null> => {
       if (!activeOrganizationId) {
         open?.({ type: "error", message: strings.invite.noOrganization });
-        return false;
+        return null;
       }
       const custom = dataProvider().custom;
       if (!custom) throw new Error("The data provider has no custom()");
@@ -35,14 +36,14 @@ export function useInviteMember() {
         });
         if (data?.status !== "success") {
           open?.({ type: "error", message: strings.invite.failed });
-          return false;
+          return null;
         }
         open?.({ type: "success", message: strings.invite.success });
-        return true;
+        return { status: "success", ...(typeof data.invitation_url === "string" ? { invitation_url: data.invitation_url } : {}) };
       } catch (error) {
         const detail = isApiError(error) ? error.detail : undefined;
         open?.({ type: "error", message: detail || strings.invite.failed });
-        return false;
+        return null;
       } finally {
         setIsLoading(false);
       }
@@ -50,5 +51,8 @@ export function useInviteMember() {
     [activeOrganizationId, dataProvider, open],
   );
 
-  return { invite, isLoading };
+  /** Spec §5: true when the invitation went out, false otherwise. */
+  const invite = useCallback(async (body: InviteBody): Promise<boolean> => (await send(body)) !== null, [send]);
+
+  return { invite, send, isLoading };
 }

@@ -11,6 +11,7 @@ const CallLogListPage = lazy(() => import("./call-logs/list"));
 const PhoneNumberListPage = lazy(() => import("./phone-numbers/list"));
 const AgentEditPage = lazy(() => import("./agents/edit"));
 const PrivateAgentPage = lazy(() => import("./agents/private"));
+const InvitationPage = lazy(() => import("./invitation"));
 const CampaignListPage = lazy(() => import("./campaigns/list"));
 const CampaignCreatePage = lazy(() => import("./campaigns/create"));
 const CampaignEditPage = lazy(() => import("./campaigns/edit"));
@@ -26,6 +27,14 @@ export function ConsoleRoutes() {
     <Suspense fallback={<FullAreaLoader />}>
       <Routes>
       <Route path="agent/private/:agentID" element={<PrivateAgentPage />} />
+      <Route
+        path="invitation/:invitationId"
+        element={
+          <RequireSession>
+            <InvitationPage />
+          </RequireSession>
+        }
+      />
       <Route
         element={
           <RequireSession>

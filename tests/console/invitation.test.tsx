@@ -42,6 +42,23 @@ describe("inviting a member from the organisation switcher", () => {
     expect(request?.headers.get("authorization")).toBe("Bearer token-1");
   });
 
+  it("with local accounts shows the invitation link to hand over, with a copy button, until Done", async () => {
+    const link = "http://localhost:3000/invitation/5b0c4c1e-8f1e-4e55-9d51-0f6c1d9a2b11";
+    const fetch = installFetchFake().on("POST", INVITE_PATH, () => json({ status: "success", invitation_url: link }));
+    const { user } = renderConsole({ fetch });
+
+    const dialog = await openInviteDialog(user);
+    await user.type(within(dialog).getByLabelText("Email"), "grace@example.com");
+    await user.click(within(dialog).getByRole("button", { name: "Send invitation" }));
+
+    const shared = await screen.findByRole("dialog", { name: "Share the invitation link" });
+    expect(within(shared).getByText(/Send this link to grace@example.com/)).toBeInTheDocument();
+    expect(within(shared).getByText(link)).toBeInTheDocument();
+    expect(within(shared).getByRole("button", { name: /copy/i })).toBeInTheDocument();
+    await user.click(within(shared).getByRole("button", { name: "Done" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
   it("can invite an admin", async () => {
     const fetch = installFetchFake().on("POST", INVITE_PATH, () => json({ status: "success" }));
     const { user } = renderConsole({ fetch });
@@ -181,5 +198,48 @@ describe("who may invite", () => {
     role = null;
     expect(await accessControl.can({ resource: "agent", action: "list" })).toMatchObject({ can: false });
     expect(await accessControl.can({ resource: "spaceship", action: "list" })).toMatchObject({ can: false });
+  });
+});
+
+describe("the invitation link's page (/invitation/:invitationId)", () => {
+  const INITECH = { id: "org_initech", name: "Initech", role: "org:member" as const };
+
+  it("asks a signed-out visitor to sign in, then joins the organisation and opens its dashboard", async () => {
+    const session = new FakeSession({ status: "signedOut", user: null, organizations: [], activeOrganizationId: null });
+    session.accounts.set("grace@example.com", { password: "correct horse", name: "Grace Hopper" });
+    session.invitations.set("inv-1", { ...INITECH, email: "grace@example.com" });
+    const { user, pathname } = renderConsole({ session, path: "/invitation/inv-1" });
+
+    await user.type(await screen.findByLabelText("Email"), "grace@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct horse");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+
+    expect(await screen.findByText("You joined Initech.")).toBeInTheDocument();
+    await findScreen("Dashboard");
+    expect(pathname()).toBe("/dashboard");
+    expect(session.acceptInvitation).toHaveBeenCalledWith("inv-1");
+    expect(session.getSnapshot().activeOrganizationId).toBe(INITECH.id);
+  });
+
+  it("says whose account it is when the link was meant for another email, and offers to sign out", async () => {
+    const session = new FakeSession();
+    session.invitations.set("inv-2", { ...INITECH, email: "someone-else@example.com" });
+    const { user } = renderConsole({ session, path: "/invitation/inv-2" });
+
+    expect(await screen.findByRole("heading", { name: "This invitation cannot be used" })).toBeInTheDocument();
+    expect(screen.getByText(/You are not the recipient of the invitation\. You are signed in as ada@example\.com/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Sign out" }));
+    expect(session.signOut).toHaveBeenCalled();
+    expect(session.getSnapshot().organizations.map((org) => org.id)).not.toContain(INITECH.id);
+  });
+
+  it("says an unknown, used or expired link cannot be used, with a way to the dashboard", async () => {
+    const { user, pathname } = renderConsole({ path: "/invitation/no-such-invitation" });
+    expect(await screen.findByRole("heading", { name: "This invitation cannot be used" })).toBeInTheDocument();
+    expect(screen.getByText("Invitation not found")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Sign out" })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Go to Dashboard" }));
+    await findScreen("Dashboard");
+    expect(pathname()).toBe("/dashboard");
   });
 });

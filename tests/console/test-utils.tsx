@@ -48,6 +48,19 @@ export class FakeSession implements AuthSessionStore {
   );
   /** Which credentials sign in; any other pair fails with better-auth's sentence. */
   readonly accounts = new Map<string, { password: string; name: string }>();
+  /** Invitation ids that can be accepted, and the organisation each joins; any other id fails as better-auth does. */
+  readonly invitations = new Map<string, SessionOrganization & { email: string }>();
+  readonly acceptInvitation = vi.fn(async (invitationId: string): Promise<SessionOrganization> => {
+    const invitation = this.invitations.get(invitationId);
+    if (!invitation) throw Object.assign(new Error("Invitation not found"), { status: 400 });
+    if (invitation.email !== this.state.user?.email) {
+      throw Object.assign(new Error("You are not the recipient of the invitation"), { status: 403 });
+    }
+    this.invitations.delete(invitationId);
+    const joined: SessionOrganization = { id: invitation.id, name: invitation.name, role: invitation.role };
+    this.update({ organizations: [...this.state.organizations, joined], activeOrganizationId: joined.id });
+    return joined;
+  });
 
   constructor(initial: Partial<FakeState> = {}) {
     this.state = {
@@ -102,6 +115,7 @@ export class FakeSession implements AuthSessionStore {
           this.accounts.set(email, { name, password });
           this.update({ status: "signedIn", user: { id: `user_${email}`, name, email }, organizations: [] });
         },
+        acceptInvitation: this.acceptInvitation,
       },
     };
   }

@@ -13,7 +13,7 @@ import { orgScope } from "../../server/data/orgScope";
 import type { Database } from "../../server/db/client";
 import { calls } from "../../server/db/schema";
 import { WEBHOOK_SECRET, addPhoneNumber, createAgent, getCall, newOrganisation, rowCounts, waitFor, waitForEndedCall, type TestOrg } from "./calls-fixtures";
-import { bearer, buildTestApp, invite, migratedDatabase, signUp, uniqueEmail } from "./helpers";
+import { addMember, bearer, buildTestApp, migratedDatabase } from "./helpers";
 
 let database: Database;
 let app: FastifyInstance;
@@ -218,9 +218,7 @@ describe("POST /api/call/public: placing", () => {
 describe("POST /api/call/ (a member places a call)", () => {
   let memberToken: string;
   beforeAll(async () => {
-    const email = uniqueEmail("member");
-    expect((await invite(app, org.token, org.orgId, { email_address: email })).statusCode).toBe(200);
-    memberToken = (await signUp(app, email)).token;
+    memberToken = (await addMember(app, org.token, org.orgId)).token;
   });
   beforeEach(() => settled());
 

@@ -152,6 +152,28 @@ export function invite(app: FastifyInstance, token: string | null, organizationI
   });
 }
 
+/** Opens an invitation link as the token's user (better-auth's accept-invitation, as the console does). */
+export async function acceptInvitation(app: FastifyInstance, token: string, invitationUrl: string): Promise<LightMyRequestResponse> {
+  const invitationId = decodeURIComponent(new URL(invitationUrl).pathname.split("/").pop() ?? "");
+  return app.inject({ method: "POST", url: "/api/auth/organization/accept-invitation", headers: bearer(token), payload: { invitationId } });
+}
+
+/** Invites `email`, signs it up and opens the link: a member of `orgId` (active there), as a person would join. */
+export async function addMember(
+  app: FastifyInstance,
+  adminToken: string,
+  orgId: string,
+  email = uniqueEmail("member"),
+  role?: string,
+): Promise<{ token: string; userId: string; email: string }> {
+  const sent = await invite(app, adminToken, orgId, { email_address: email, ...(role ? { role } : {}) });
+  expect(sent.statusCode, sent.body).toBe(200);
+  const person = await signUp(app, email);
+  const accepted = await acceptInvitation(app, person.token, (sent.json() as { invitation_url: string }).invitation_url);
+  expect(accepted.statusCode, accepted.body).toBe(200);
+  return person;
+}
+
 // ---- Clerk session tokens, minted locally (RS256) and verified networklessly with CLERK_JWT_KEY ----
 
 export interface ClerkKeys {
@@ -217,9 +239,7 @@ export function mintClerkToken(privateKey: KeyObject, input: SessionClaimsInput)
 export async function organisationCast(app: FastifyInstance, name: string) {
   const adminToken = (await signUp(app)).token;
   const orgId = await createOrganisation(app, adminToken, name);
-  const memberEmail = uniqueEmail("member");
-  expect((await invite(app, adminToken, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-  const memberToken = (await signUp(app, memberEmail)).token;
+  const memberToken = (await addMember(app, adminToken, orgId)).token;
   const otherToken = (await signUp(app)).token;
   const otherOrgId = await createOrganisation(app, otherToken, "Elsewhere Ltd");
   const noOrgToken = (await signUp(app)).token;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
 import { invitations } from "../../server/db/schema";
-import { buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "./helpers";
+import { addMember, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "./helpers";
 
 let database: Database;
 let app: FastifyInstance;
@@ -24,8 +24,7 @@ beforeAll(async () => {
   orgId = await createOrganisation(app, adminToken, "Acme");
   // A member: invited with the default role, then signed up.
   memberEmail = uniqueEmail("member");
-  expect((await invite(app, adminToken, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-  memberToken = (await signUp(app, memberEmail)).token;
+  memberToken = (await addMember(app, adminToken, orgId, memberEmail)).token;
   // An organisation the admin is not part of.
   otherOrgId = await createOrganisation(app, (await signUp(app)).token, "Elsewhere");
 });
@@ -39,7 +38,7 @@ describe("POST /api/organization/:organizationId/invite", () => {
     const email = uniqueEmail("default-role");
     const response = await invite(app, adminToken, orgId, { email_address: email });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: "success" });
+    expect(response.json()).toEqual({ status: "success", invitation_url: expect.stringMatching(/^http:\/\/localhost:3000\/invitation\//) });
     const [row] = (await invitationRows(orgId)).filter((r) => r.email === email);
     expect(row).toMatchObject({ role: "member", status: "pending" });
     const days = (row!.expiresAt.getTime() - Date.now()) / 86_400_000;

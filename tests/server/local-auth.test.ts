@@ -7,6 +7,8 @@ import { invitations, memberships, organizations, users } from "../../server/db/
 import { seedDemo } from "../../server/seed/demo";
 import {
   PASSWORD,
+  acceptInvitation,
+  addMember,
   bearer,
   buildTestApp,
   createOrganisation,
@@ -65,7 +67,7 @@ describe("local accounts (better-auth) end to end", () => {
     expect(await activeOrganisation(token)).toBe(orgId);
     const ok = await invite(app, token, orgId, { email_address: uniqueEmail() });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toEqual({ status: "success" });
+    expect(ok.json()).toMatchObject({ status: "success" });
   });
 
   it("rejects a wrong password, a made-up token and a signed-out token", async () => {
@@ -110,9 +112,7 @@ describe("local accounts (better-auth) end to end", () => {
   it("better-auth's organisation endpoints the console uses work on our tables (role, leave)", async () => {
     const admin = await signUp(app);
     const orgId = await createOrganisation(app, admin.token, "Console Calls");
-    const memberEmail = uniqueEmail("leaver");
-    expect((await invite(app, admin.token, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-    const member = await signUp(app, memberEmail);
+    const member = await addMember(app, admin.token, orgId, uniqueEmail("leaver"));
 
     const role = (token: string) =>
       app.inject({ method: "GET", url: `/api/auth/organization/get-active-member-role?organizationId=${orgId}`, headers: bearer(token) });
@@ -133,12 +133,14 @@ describe("local accounts (better-auth) end to end", () => {
     expect(await activeOrganisation(freshToken)).toBe(oldest);
   });
 
-  it("an invited email that signs up joins the organisation with the invited role", async () => {
+  it("an invited person joins by opening the link signed in with the invited email, with the invited role", async () => {
     const admin = await signUp(app);
     const orgId = await createOrganisation(app, admin.token, "Inviting Org");
     const newcomerEmail = uniqueEmail("Newcomer");
     const sent = await invite(app, admin.token, orgId, { email_address: newcomerEmail.toUpperCase(), role: "org:admin" });
     expect(sent.statusCode, sent.body).toBe(200);
+    const { invitation_url: link } = sent.json() as { invitation_url: string };
+    expect(link).toMatch(/^http:\/\/localhost:3000\/invitation\/[0-9a-f-]{36}$/);
 
     // better-auth's own endpoint sees our invitation, in its role vocabulary.
     const listed = await app.inject({
@@ -148,23 +150,44 @@ describe("local accounts (better-auth) end to end", () => {
     });
     expect(listed.json()).toEqual([expect.objectContaining({ email: newcomerEmail.toLowerCase(), role: "admin", status: "pending" })]);
 
+    // Signing up with the invited email is not enough: local accounts cannot prove the address is theirs.
     const newcomer = await signUp(app, newcomerEmail.toLowerCase());
+    expect(await activeOrganisation(newcomer.token)).toBeNull();
+    expect(await database.db.select().from(memberships).where(eq(memberships.userId, newcomer.userId))).toEqual([]);
+
+    const accepted = await acceptInvitation(app, newcomer.token, link);
+    expect(accepted.statusCode, accepted.body).toBe(200);
     expect(await activeOrganisation(newcomer.token)).toBe(orgId);
     // As an admin, the newcomer may invite in turn.
     expect((await invite(app, newcomer.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
     const [invitation] = await database.db.select().from(invitations).where(eq(invitations.email, newcomerEmail.toLowerCase()));
     expect(invitation?.status).toBe("accepted");
+    // A link works once.
+    expect((await acceptInvitation(app, newcomer.token, link)).statusCode).toBe(400);
   });
 
-  it("an existing user who signs in with an invited email joins, as a member by default", async () => {
+  it("someone else holding the link cannot use it", async () => {
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Forwarded Link");
+    const sent = await invite(app, admin.token, orgId, { email_address: uniqueEmail("intended") });
+    const intruder = await signUp(app);
+    const refused = await acceptInvitation(app, intruder.token, (sent.json() as { invitation_url: string }).invitation_url);
+    expect(refused.statusCode).toBe(403);
+    expect(await database.db.select().from(memberships).where(eq(memberships.userId, intruder.userId))).toEqual([]);
+    // A made-up invitation id is refused the same way as a used one.
+    expect((await acceptInvitation(app, intruder.token, "http://localhost:3000/invitation/00000000-0000-4000-8000-000000000000")).statusCode).toBe(400);
+  });
+
+  it("an existing user joins from the link as a member by default, keeping their own organisation", async () => {
     const admin = await signUp(app);
     const orgId = await createOrganisation(app, admin.token, "Second Home");
     const existing = await signUp(app);
     const ownOrg = await createOrganisation(app, existing.token, "Own Org");
-    expect((await invite(app, admin.token, orgId, { email_address: existing.email })).statusCode).toBe(200);
+    const sent = await invite(app, admin.token, orgId, { email_address: existing.email });
 
     const token = await signIn(app, existing.email);
-    // The organisation they were just invited to opens first; their own one is still theirs.
+    expect(await activeOrganisation(token)).toBe(ownOrg);
+    expect((await acceptInvitation(app, token, (sent.json() as { invitation_url: string }).invitation_url)).statusCode).toBe(200);
     expect(await activeOrganisation(token)).toBe(orgId);
     const denied = await invite(app, token, orgId, { email_address: uniqueEmail() });
     expect(denied.statusCode).toBe(403);
@@ -177,10 +200,11 @@ describe("local accounts (better-auth) end to end", () => {
     const admin = await signUp(app);
     const orgId = await createOrganisation(app, admin.token, "Expired Invites");
     const email = uniqueEmail("late");
-    expect((await invite(app, admin.token, orgId, { email_address: email })).statusCode).toBe(200);
+    const sent = await invite(app, admin.token, orgId, { email_address: email });
     await database.db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.email, email));
 
     const late = await signUp(app, email);
+    expect((await acceptInvitation(app, late.token, (sent.json() as { invitation_url: string }).invitation_url)).statusCode).toBe(400);
     expect(await activeOrganisation(late.token)).toBeNull();
     expect(await database.db.select().from(memberships).where(eq(memberships.userId, late.userId))).toEqual([]);
   });
@@ -189,8 +213,7 @@ describe("local accounts (better-auth) end to end", () => {
     const admin = await signUp(app);
     const orgId = await createOrganisation(app, admin.token, "Removal");
     const memberEmail = uniqueEmail("removed");
-    expect((await invite(app, admin.token, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-    const member = await signUp(app, memberEmail);
+    const member = await addMember(app, admin.token, orgId, memberEmail);
     const agents = () => app.inject({ method: "GET", url: "/api/agent/", headers: bearer(member.token) });
     expect((await agents()).statusCode).toBe(200); // the member's identity is now remembered
 
@@ -209,9 +232,7 @@ describe("local accounts (better-auth) end to end", () => {
   it("a role changed by an admin applies on the member's very next request", async () => {
     const admin = await signUp(app);
     const orgId = await createOrganisation(app, admin.token, "Promotion");
-    const memberEmail = uniqueEmail("promoted");
-    expect((await invite(app, admin.token, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-    const member = await signUp(app, memberEmail);
+    const member = await addMember(app, admin.token, orgId, uniqueEmail("promoted"));
     expect((await invite(app, member.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(403);
 
     const [row] = await database.db.select({ id: memberships.id }).from(memberships).where(eq(memberships.userId, member.userId));

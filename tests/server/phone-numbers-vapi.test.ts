@@ -16,7 +16,7 @@ import { createVapiVoiceProvider } from "../../server/voice/vapi";
 import { toVapiPhoneNumberCreate, toVapiPhoneNumberUpdate } from "../../server/voice/vapi-phone-numbers";
 import { FAKE_VAPI_KEY, startFakeVapi, type FakeVapi } from "./fakes/vapi";
 import { loadVapiOpenApi, type VapiOpenApi } from "./fakes/vapi-openapi";
-import { bearer, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "./helpers";
+import { addMember, bearer, buildTestApp, createOrganisation, migratedDatabase, signUp } from "./helpers";
 
 const TWILIO_SID = `AC${"0f".repeat(16)}`;
 const TWILIO_TOKEN = "vapi-mode-twilio-token-never-answered";
@@ -76,9 +76,7 @@ beforeAll(async () => {
   ({ app } = await buildTestApp(database, { VAPI_PRIVATE_KEY: FAKE_VAPI_KEY, VAPI_API_URL: fake.url }, undefined, provider));
   token = (await signUp(app)).token;
   orgId = await createOrganisation(app, token, "Vapi Numbers");
-  const memberEmail = uniqueEmail("member");
-  expect((await invite(app, token, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-  memberToken = (await signUp(app, memberEmail)).token;
+  memberToken = (await addMember(app, token, orgId)).token;
   const created = await call("POST", "/agent/", { agent_name: "Front desk" });
   expect(created.statusCode, created.body).toBe(201);
   agent = created.json().data as Agent;

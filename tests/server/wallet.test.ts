@@ -11,7 +11,7 @@ import type { Database } from "../../server/db/client";
 import { calls } from "../../server/db/schema";
 import { balanceOf, debitCallOnce } from "../../server/wallet/wallet";
 import { ledgerOf, newOrganisation, walletRow } from "./calls-fixtures";
-import { bearer, buildTestApp, clerkEnv, clerkKeyPair, invite, migratedDatabase, mintClerkToken, signUp, uniqueEmail } from "./helpers";
+import { addMember, bearer, buildTestApp, clerkEnv, clerkKeyPair, migratedDatabase, mintClerkToken, signUp } from "./helpers";
 
 let database: Database;
 let app: FastifyInstance;
@@ -55,9 +55,7 @@ describe("GET /api/wallet/", () => {
 
   it("members may read it; no organisation is a 403, no token a 401", async () => {
     const org = await newOrganisation(app);
-    const email = uniqueEmail("member");
-    await invite(app, org.token, org.orgId, { email_address: email });
-    const member = await signUp(app, email);
+    const member = await addMember(app, org.token, org.orgId);
     expect((await readWallet(app, member.token)).currency).toBe("USD");
     const loner = await signUp(app);
     expect((await app.inject({ method: "GET", url: "/api/wallet/", headers: bearer(loner.token) })).json()).toMatchObject({ code: "organization_required" });

@@ -10,7 +10,7 @@ import { WEB_CALL_ICONS, type Agent, type WebCallLink } from "../../contract";
 import type { Database } from "../../server/db/client";
 import { webCallLinks } from "../../server/db/schema";
 import { createSandboxVoiceProvider } from "../../server/voice/sandbox";
-import { bearer, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "./helpers";
+import { addMember, bearer, buildTestApp, createOrganisation, migratedDatabase, signUp } from "./helpers";
 
 let database: Database;
 let app: FastifyInstance;
@@ -56,9 +56,7 @@ beforeAll(async () => {
   ({ app } = await buildTestApp(database));
   adminToken = (await signUp(app)).token;
   const orgId = await createOrganisation(app, adminToken, "Web Calls Co");
-  const memberEmail = uniqueEmail("member");
-  expect((await invite(app, adminToken, orgId, { email_address: memberEmail })).statusCode).toBe(200);
-  memberToken = (await signUp(app, memberEmail)).token;
+  memberToken = (await addMember(app, adminToken, orgId)).token;
   otherToken = (await signUp(app)).token;
   await createOrganisation(app, otherToken, "Other Web Calls");
   agent = await createAgent(adminToken);
