@@ -10,6 +10,7 @@ import { createAuthProvider } from "./auth";
 import type { AuthProvider } from "./auth/types";
 import type { AppConfig } from "./config";
 import type { Database, Db } from "./db/client";
+import { createSecretBox, credentialsKey } from "./crypto/credentials";
 import { authPlugin } from "./plugins/auth";
 import { consolePlugin } from "./plugins/console";
 import { docsPlugin } from "./plugins/docs";
@@ -86,7 +87,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { prefix: API_BASE, version: VERSION, modes: config.modes, startedAt: options.startedAt ?? Date.now() });
   await app.register(configRoutes, { prefix: API_BASE, config });
   await app.register(organizationRoutes, { prefix: API_BASE, db: database.db, provider });
-  await app.register(agentRoutes, { prefix: API_BASE, db: database.db, voice });
+  // Carrier credentials' key: agents re-point the numbers that answer with them (Vapi), phone numbers seal them.
+  const box = createSecretBox(credentialsKey(config, database).key);
+  await app.register(agentRoutes, { prefix: API_BASE, db: database.db, voice, box });
   await app.register(catalogRoutes, { prefix: API_BASE });
   await app.register(fileRoutes, { prefix: API_BASE, db: database.db, voice, config, inMemoryDatabase: database.inMemory });
   await app.register(phoneNumberRoutes, { prefix: API_BASE, db: database.db, voice, config, database });

@@ -16,7 +16,7 @@
  * associated data, and opened only to hand them to the provider.
  */
 import { randomInt, randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import {
@@ -186,6 +186,20 @@ export async function deletePhoneNumber(ctx: PhoneNumberContext, row: PhoneNumbe
     const next = await oldestPhoneNumber(scope);
     if (next) await scope.update(phoneNumbers, { isDefault: true, updatedAt: new Date() }, eq(phoneNumbers.id, next.id));
   });
+}
+
+/**
+ * Keeps the provider's numbers in step with an agent's assistant: every number of this organisation that
+ * the agent answers and that lives at the provider is pointed at `agent`'s current assistant, or taken
+ * off it when `agent` is null (before the agent and its assistant are deleted, so Vapi is never left
+ * routing calls to an assistant that no longer exists). Sandbox numbers have nothing to update.
+ * Stops at the first refusal (502): numbers already updated stay so, the rest keep their assistant.
+ */
+export async function repointAgentNumbers(ctx: PhoneNumberContext, agentId: string, agent: AgentRow | null): Promise<void> {
+  const answering = await ctx.scope.select(phoneNumbers, {
+    where: and(eq(phoneNumbers.agentId, agentId), isNotNull(phoneNumbers.providerNumberId)),
+  });
+  for (const row of answering) await updatePhoneNumber(ctx, row, { agent_id: agent ? agent.id : null });
 }
 
 /** The stored credentials, opened; null when there are none or this server's key cannot open them (logged). */

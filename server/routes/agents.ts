@@ -23,8 +23,11 @@ import {
 } from "../../contract";
 import { findAgent, findAgentInAnyOrganisation, listAgents, storedConfig, toApiAgent } from "../agents/repository";
 import { agentNotFound, cloneAgent, createAgent, deleteAgent, updateAgent, type AgentContext } from "../agents/service";
+import type { AgentRow } from "../agents/repository";
 import { listTemplates, templateConfig } from "../agents/templates";
+import type { SecretBox } from "../crypto/credentials";
 import type { Db } from "../db/client";
+import { repointAgentNumbers } from "../phone-numbers/service";
 import { ApiError } from "../plugins/errors";
 import type { VoiceProvider } from "../voice/types";
 
@@ -44,7 +47,22 @@ const savingErrors = { ...errors, 502: errorBodySchema };
 const VERBS: Partial<Record<Action, string>> = { list: "view", show: "view", create: "create", edit: "edit", delete: "delete" };
 
 /** /agent routes (spec §7): CRUD, templates, appointment toggle, clone, public profile. */
-export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider }> = async (app, { db, voice }) => {
+export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; box: SecretBox }> = async (app, { db, voice, box }) => {
+  /** The numbers that answer with this agent follow its assistant (server/phone-numbers/service.ts). */
+  const numbersOf = (ctx: AgentContext) => ({ db, scope: ctx.scope, voice, box, log: ctx.log });
+
+  /** Saves, then re-points the provider's numbers when the provider gave the agent a new assistant. */
+  async function save(ctx: AgentContext, before: AgentRow, changes: Parameters<typeof updateAgent>[2]): Promise<AgentRow> {
+    const row = await updateAgent(ctx, before, changes);
+    if (row.providerAssistantId && row.providerAssistantId !== before.providerAssistantId) {
+      // The agent is saved either way; a number left on the old assistant is logged for the admin to re-save.
+      await repointAgentNumbers(numbersOf(ctx), row.id, row).catch((error: unknown) =>
+        ctx.log.warn({ err: error, agentId: row.id }, "the agent has a new assistant but a phone number could not be pointed at it"),
+      );
+    }
+    return row;
+  }
+
   /** The caller's organisation and the voice provider, once the role may do `action` on agents (403 otherwise). */
   function allowed(request: FastifyRequest, action: Action): AgentContext & { userId: string } {
     const identity = request.requireIdentity();
@@ -154,7 +172,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider }
     },
     async (request) => {
       const ctx = allowed(request, "edit");
-      const row = await updateAgent(ctx, await ownAgent(ctx, request.params.id), request.body);
+      const row = await save(ctx, await ownAgent(ctx, request.params.id), request.body);
       return { data: toApiAgent(row) };
     },
   );
@@ -166,7 +184,9 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider }
         tags,
         security,
         summary: "Delete an agent",
-        description: "Deletes the provider's assistant, then the agent; answers the deleted agent's id.",
+        description:
+          "Takes the agent off the provider's phone numbers that answer with it, deletes the provider's assistant, then the agent; " +
+          "answers the deleted agent's id.",
         params: agentIdParamsSchema,
         response: { 200: deletedResponse, ...savingErrors },
       },
@@ -174,6 +194,8 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider }
     async (request) => {
       const ctx = allowed(request, "delete");
       const row = await ownAgent(ctx, request.params.id);
+      // Numbers first: Vapi must not keep routing calls to an assistant about to be deleted.
+      await repointAgentNumbers(numbersOf(ctx), row.id, null);
       await deleteAgent(ctx, row);
       return { data: { id: row.id } };
     },
@@ -193,7 +215,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider }
     },
     async (request) => {
       const ctx = allowed(request, "edit");
-      const row = await updateAgent(ctx, await ownAgent(ctx, request.params.id), request.body);
+      const row = await save(ctx, await ownAgent(ctx, request.params.id), request.body);
       return { data: toApiAgent(row) };
     },
   );

@@ -274,3 +274,54 @@ describe("credentials", () => {
     }
   });
 });
+
+describe("numbers follow their agent's assistant at Vapi", () => {
+  async function newAgent(name: string): Promise<Agent> {
+    const created = await call("POST", "/agent/", { agent_name: name });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json().data as Agent;
+  }
+
+  it("deleting an agent first takes it off its Vapi numbers, so Vapi never routes to a deleted assistant", async () => {
+    const doomed = await newAgent("Doomed desk");
+    const number = await add({ name: "Doomed line", provider: "vapi", area_code: "415", agent_id: doomed.id });
+    fake.reset();
+
+    const deleted = await call("DELETE", `/agent/${doomed.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const order = fake.requests.map((request) => `${request.method} ${request.path}`);
+    expect(order).toEqual([`PATCH /phone-number/${number.provider_number_id}`, `DELETE /assistant/${doomed.provider_assistant_id}`]);
+    expect(fake.requests[0]!.json).toMatchObject({ assistantId: null });
+    expect(fake.phoneNumbers.get(number.provider_number_id!)?.assistantId ?? null).toBeNull();
+    const after = await call("GET", `/phonenumber/${number.id}`);
+    expect(after.json()).toMatchObject({ data: { id: number.id, agent_id: null } });
+  });
+
+  it("when Vapi refuses to take the agent off a number, nothing is deleted (502)", async () => {
+    const kept = await newAgent("Kept desk");
+    const number = await add({ name: "Kept line", provider: "vapi", area_code: "628", agent_id: kept.id });
+    fake.fail({ status: 500, message: "Vapi is down", match: "PATCH /phone-number" });
+
+    const refused = await call("DELETE", `/agent/${kept.id}`);
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toMatchObject({ code: "upstream_error", detail: expect.any(String) });
+    expect((await call("GET", `/agent/${kept.id}`)).statusCode).toBe(200);
+    expect(fake.assistants.has(kept.provider_assistant_id!)).toBe(true);
+    expect((await call("GET", `/phonenumber/${number.id}`)).json()).toMatchObject({ data: { agent_id: kept.id } });
+    expect(fake.phoneNumbers.get(number.provider_number_id!)).toMatchObject({ assistantId: kept.provider_assistant_id });
+  });
+
+  it("an assistant re-created at Vapi (deleted in its dashboard) takes the agent's numbers with it", async () => {
+    const desk = await newAgent("Recreated desk");
+    const number = await add({ name: "Recreated line", provider: "vapi", area_code: "212", agent_id: desk.id });
+    fake.assistants.delete(desk.provider_assistant_id!);
+
+    const saved = await call("PUT", `/agent/${desk.id}`, { agent_name: "Recreated desk 2" });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const fresh = (saved.json() as { data: Agent }).data.provider_assistant_id;
+    expect(fresh).toBeTruthy();
+    expect(fresh).not.toBe(desk.provider_assistant_id);
+    expect(fake.phoneNumbers.get(number.provider_number_id!)).toMatchObject({ assistantId: fresh });
+    expect((await call("GET", `/phonenumber/${number.id}`)).json()).toMatchObject({ data: { agent_id: desk.id } });
+  });
+});
