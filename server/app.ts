@@ -14,7 +14,7 @@ import { createSecretBox, credentialsKey } from "./crypto/credentials";
 import { authPlugin } from "./plugins/auth";
 import { consolePlugin } from "./plugins/console";
 import { docsPlugin } from "./plugins/docs";
-import { registerErrorHandler } from "./plugins/errors";
+import { frameworkErrors, registerErrorHandler, registerInputGuards } from "./plugins/errors";
 import { securityPlugin } from "./plugins/security";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
@@ -63,6 +63,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     // `GET /api/agent` and `GET /api/agent/` are the same route (ARCHITECTURE.md §3).
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed URL or an over-long path parameter answers {detail, code} like every other error.
+    frameworkErrors,
     // One log line per request only when debugging; errors are always logged by the error handler.
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
   }).withTypeProvider<ZodTypeProvider>();
@@ -70,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuards(app);
 
   const provider = options.authProvider ?? (await createAuthProvider(config, database, app.log));
   const voice = options.voiceProvider ?? createVoiceProvider(config);

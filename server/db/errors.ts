@@ -15,3 +15,12 @@ function sqlState(error: unknown): string | undefined {
 
 /** True when a write failed because a unique constraint or index already holds that value. */
 export const isUniqueViolation = (error: unknown) => sqlState(error) === UNIQUE_VIOLATION;
+
+/**
+ * True when PostgreSQL refused a value it cannot store as text: the NUL character (22021
+ * character_not_in_repertoire / invalid byte sequence, 22P05 untranslatable_character for jsonb's \u0000).
+ */
+export const isUnstorableText = (error: unknown) => {
+  const state = sqlState(error);
+  return state === "22021" || state === "22P05";
+};

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ERROR_CODES, type ErrorBody } from "../../contract";
+import { isUnstorableText } from "../db/errors";
 
 type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -94,6 +95,71 @@ export function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, { detail: `No API route ${request.method} ${path}`, code: ERROR_CODES.notFound });
 }
 
+const SECURITY_HEADERS = new WeakMap<FastifyInstance, Promise<Record<string, string>>>();
+const SECURITY_HEADER = /^(content-security-policy|strict-transport-security|referrer-policy|origin-agent-cluster|cross-origin-[a-z-]+|x-(content-type-options|frame-options|dns-prefetch-control|download-options|permitted-cross-domain-policies|xss-protection))$/;
+
+/** The security headers (helmet's, as configured) an ordinary answer of `app` carries, read once from /api/health. */
+function securityHeaders(app: FastifyInstance): Promise<Record<string, string>> {
+  let headers = SECURITY_HEADERS.get(app);
+  if (!headers) {
+    headers = app.inject({ method: "GET", url: "/api/health" }).then(
+      (probe) => Object.fromEntries(Object.entries(probe.headers).filter(([name]) => SECURITY_HEADER.test(name)).map(([name, value]) => [name, String(value)])),
+      () => ({}),
+    );
+    SECURITY_HEADERS.set(app, headers);
+  }
+  return headers;
+}
+
+/**
+ * Fastify's router answers some URLs before any route or error handler runs: a malformed %-encoding
+ * (FST_ERR_BAD_URL) and a path parameter over maxParamLength (FST_ERR_MAX_PARAM_LENGTH). Its own
+ * bodies are {error, code, message}; this gives them the API's {detail, code} (the Fastify option
+ * `frameworkErrors`).
+ */
+export async function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  // These answers skip every hook, helmet's too: give them the headers the app's other answers carry.
+  reply.headers(await securityHeaders(reply.server));
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return send(reply, 414, { detail: "A part of the URL is too long: check the id in the path.", code: ERROR_CODES.badRequest });
+  }
+  if (error.code === "FST_ERR_BAD_URL") {
+    return send(reply, 400, { detail: "The URL is not valid: it contains a malformed %-encoded character.", code: ERROR_CODES.badRequest });
+  }
+  const status = typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  return send(reply, status, status === 500 ? { detail: INTERNAL_ERROR_DETAIL, code: ERROR_CODES.internal } : { detail: error.message, code: ERROR_CODES.badRequest });
+}
+
+/** Where in `value` a string holds the NUL character (PostgreSQL cannot store it), as a field path; null if nowhere. */
+export function nulCharacterAt(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value === null || typeof value !== "object" || Buffer.isBuffer(value)) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${path ? `${path}.` : ""}${key}`;
+    if (key.includes("\u0000")) return at;
+    const found = nulCharacterAt(item, at);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Text with the NUL character (\u0000) in a JSON body, the query string or a path parameter answers
+ * 400 before any handler runs: PostgreSQL cannot store it, and a handler that saved to the voice
+ * provider first would otherwise fail half-way with a 500. After validation (preHandler), so a field
+ * that already refuses control characters keeps its own message.
+ */
+export function registerInputGuards(app: FastifyInstance): void {
+  app.addHook("preHandler", async (request) => {
+    for (const [context, value] of [["params", request.params], ["querystring", request.query], ["body", request.body]] as const) {
+      const at = nulCharacterAt(value);
+      if (at !== null) {
+        throw new ApiError(400, ERROR_CODES.validation, `${at || context}: must be text without the NUL character (\\u0000)`);
+      }
+    }
+  });
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     if (error instanceof ApiError) {
@@ -104,6 +170,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const input = validatedInput(request, error.validationContext);
       return send(reply, 400, { detail: describeValidation(error.validation, error.validationContext, input), code: ERROR_CODES.validation });
+    }
+    if (isUnstorableText(error)) {
+      // A safety net behind registerInputGuards (e.g. text that reached the database another way).
+      return send(reply, 400, { detail: "The request carries text the database cannot store (the NUL character).", code: ERROR_CODES.validation });
     }
     const status = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
     if ("validation" in error && Array.isArray(error.validation)) {

@@ -86,8 +86,8 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
       if (code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge();
       if (code === "FST_FILES_LIMIT") throw ApiError.badRequest(`Send one file per upload, in the field "${FILE_FIELD}".`);
       if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") throw ApiError.badRequest("The upload carries too many form fields.");
-      // Malformed multipart (bad boundary, cut-off body).
-      if (typeof code === "string" || (error as Error).message?.includes("multipart")) {
+      // Malformed multipart (no or over-long boundary, cut-off body): busboy's errors carry no code.
+      if (typeof code === "string" || /multipart|boundary|needle|unexpected end/i.test((error as Error).message ?? "")) {
         throw ApiError.badRequest(`The upload is not well-formed multipart/form-data: ${(error as Error).message}.`);
       }
       throw error;
