@@ -26,6 +26,19 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // The security suite, generated from the server's own route table (each file's header says what it
+        // covers): 401, cross-organisation 404, member 403, webhooks, fast-check fuzzing, headers and CORS.
+        // global-setup.ts prints the one summary line (routes × case kinds = cases tried).
+        test: {
+          name: "security",
+          environment: "node",
+          include: ["tests/security/**/*.test.ts"],
+          globalSetup: ["tests/security/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,172 @@
+/**
+ * Another organisation's records answer 404, as if they did not exist (ARCHITECTURE.md): organisation
+ * B's admin, with a valid token, tries every route with an id parameter on organisation A's real
+ * records; every list route (GET without parameters) called by B never contains A's rows; ids of A's
+ * records inside B's request bodies are refused too. Nothing in the database changes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tally } from "./tally";
+import { A_MARKER, WRITE_METHODS, buildWorld, inject, isErrorBody, paramsOf, pathFor, routeKey, snapshot, type OrgRecords, type World } from "./world";
+
+const counter = tally(import.meta.filename);
+
+/**
+ * A body each write route accepts, so that the request gets past validation to the ownership check
+ * (a 400 would prove nothing). A write route with parameters and no entry here fails the suite.
+ */
+const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
+  "PUT /api/agent/:id": () => ({ description: "changed by another organisation" }),
+  "PUT /api/agent/:id/appointment-toggle": () => ({ appointment_enable: true }),
+  "PUT /api/phonenumber/:id": () => ({ name: "changed by another organisation" }),
+  "POST /api/organization/:organizationId/invite": () => ({ email_address: "intruder@example.com" }),
+  "DELETE /api/agent/:id": () => undefined,
+  "DELETE /api/phonenumber/:id": () => undefined,
+  "DELETE /api/file/file/:id": () => undefined,
+  "DELETE /api/webcall/:id": () => undefined,
+};
+
+/**
+ * Routes whose parameter is a capability by design, answered to anyone who holds it (spec §3):
+ * - GET /api/agent/:id/clone: a shared private link; the id is the capability (checked below: the copy
+ *   lands in the caller's organisation and carries none of A's files, forwarding number or webhook);
+ * - GET /api/webcall/:slug: the public web-call page's details, by its unguessable slug.
+ * GET /api/agent/:id/public answers only for public agents: A's private agent is a 404 like the rest.
+ */
+const CAPABILITY_ROUTES = new Set(["GET /api/agent/:id/clone", "GET /api/webcall/:slug"]);
+
+let world: World;
+beforeAll(async () => {
+  world = await buildWorld();
+});
+afterAll(() => world?.close());
+
+/** Ids nobody holds, in the same shapes. */
+const MADE_UP: OrgRecords = {
+  orgId: "org-made-up",
+  adminToken: "",
+  memberToken: "",
+  agentId: "00000000-0000-4000-8000-000000000001",
+  publicAgentId: "00000000-0000-4000-8000-000000000002",
+  phoneNumberId: "00000000-0000-4000-8000-000000000003",
+  callId: "00000000-0000-4000-8000-000000000004",
+  fileId: "00000000-0000-4000-8000-000000000005",
+  webCallId: "00000000-0000-4000-8000-000000000006",
+  webCallSlug: "made-up-slug",
+  invitedEmail: "nobody@example.com",
+};
+
+const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
+const lists = () => world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0 && !route.public);
+
+function ids(records: OrgRecords) {
+  return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail];
+}
+
+describe("cross-organisation access", () => {
+  it("every route with an id parameter has its parameters mapped to real ids", () => {
+    const unmapped: string[] = [];
+    for (const route of withParams()) {
+      try {
+        pathFor(route, world.a);
+      } catch (error) {
+        unmapped.push((error as Error).message);
+      }
+      if (WRITE_METHODS.has(route.method) && !VALID_BODIES[routeKey(route)]) {
+        unmapped.push(`security suite: write route ${routeKey(route)} has no valid body in VALID_BODIES (tests/security/cross-org.test.ts)`);
+      }
+    }
+    expect(unmapped).toEqual([]);
+  });
+
+  it("answers 404 to organisation B on every route with organisation A's id, and changes nothing", async () => {
+    const before = await snapshot(world.db);
+    const answers: Array<{ route: string; status: number; errorBody: boolean }> = [];
+    for (const route of withParams()) {
+      if (CAPABILITY_ROUTES.has(routeKey(route))) continue;
+      const body = VALID_BODIES[routeKey(route)]?.(world.b);
+      for (const token of [world.b.adminToken, world.b.memberToken]) {
+        const response = await inject(world.app, route.method, pathFor(route, world.a), token, body);
+        counter.count("cross-org id → 404", routeKey(route));
+        expect(response.body).not.toContain(A_MARKER);
+        // A member refused by role first (403) learns nothing either, as long as a made-up id gets the same answer.
+        if (token === world.b.memberToken && response.statusCode === 403) {
+          const madeUp = await inject(world.app, route.method, pathFor(route, MADE_UP), token, body);
+          if (madeUp.statusCode === 403 && madeUp.body === response.body) continue;
+        }
+        answers.push({ route: routeKey(route), status: response.statusCode, errorBody: isErrorBody(response) });
+      }
+    }
+    expect(answers.filter((answer) => answer.status !== 404 || !answer.errorBody)).toEqual([]);
+    expect(await snapshot(world.db)).toEqual(before);
+  });
+
+  it("the same routes answer organisation A itself (the 404s above are about ownership, not the request)", async () => {
+    for (const route of withParams()) {
+      if (route.method !== "GET" || CAPABILITY_ROUTES.has(routeKey(route)) || route.url.endsWith("/public")) continue;
+      const response = await inject(world.app, route.method, pathFor(route, world.a), world.a.adminToken);
+      expect({ route: routeKey(route), status: response.statusCode }).toEqual({ route: routeKey(route), status: 200 });
+    }
+  });
+
+  it("list routes never contain another organisation's rows", async () => {
+    expect(lists().length).toBeGreaterThan(5);
+    const leaks: string[] = [];
+    for (const route of lists()) {
+      for (const token of [world.b.adminToken, world.b.memberToken]) {
+        for (const query of ["", "?limit=100", "?page=1&limit=100"]) {
+          const response = await inject(world.app, "GET", `${route.url}${query}`, token);
+          counter.count("list without A's rows", routeKey(route));
+          if (response.statusCode >= 500) leaks.push(`${routeKey(route)}${query}: ${response.statusCode}`);
+          for (const secret of [A_MARKER, ...ids(world.a)]) {
+            if (response.body.includes(secret)) leaks.push(`${routeKey(route)}${query} shows ${secret}`);
+          }
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+    // …while A's own lists do show them (the search above would find a leak).
+    const own = await inject(world.app, "GET", "/api/agent/", world.a.adminToken);
+    expect(own.body).toContain(world.a.agentId);
+  });
+
+  it("refuses organisation A's ids inside organisation B's request bodies", async () => {
+    const before = await snapshot(world.db);
+    const { a, b } = world;
+    const cases: Array<[string, string, unknown, number[]]> = [
+      ["POST", "/api/call/", { agent_id: a.agentId, phone_number_id: b.phoneNumberId, customer_number: "+14155550123" }, [404]],
+      ["POST", "/api/call/", { agent_id: b.agentId, phone_number_id: a.phoneNumberId, customer_number: "+14155550123" }, [404]],
+      ["POST", "/api/webcall/", { agent_id: a.agentId, call_title: "x", recipient_name: "y" }, [400, 404]],
+      ["PUT", `/api/phonenumber/${b.phoneNumberId}`, { agent_id: a.agentId }, [400, 404]],
+      ["PUT", `/api/agent/${b.agentId}`, { knowledge_base_files: [a.fileId] }, [400, 404]],
+      ["POST", "/api/agent/", { knowledge_base_files: [a.fileId] }, [400, 404]],
+      ["POST", "/api/phonenumber/", { name: "x", provider: "vapi", agent_id: a.agentId }, [400, 404]],
+      ["POST", "/api/call/public", { assistantId: a.publicAgentId, phoneNumberId: b.phoneNumberId, customer: { number: "+14155550123" } }, [404]],
+    ];
+    const wrong: unknown[] = [];
+    for (const [method, url, body, expected] of cases) {
+      const response = await inject(world.app, method, url, b.adminToken, body);
+      counter.count("cross-org id in body → 4xx", `${method} ${url.replace(/[0-9a-f-]{36}/, ":id")}`);
+      if (!expected.includes(response.statusCode) || !isErrorBody(response)) wrong.push({ method, url, body, status: response.statusCode, answer: response.body });
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot(world.db)).toEqual(before);
+  });
+
+  it("capability routes: a shared agent's clone lands in B without A's files, forwarding number or webhook", async () => {
+    const beforeA = await inject(world.app, "GET", `/api/agent/${world.a.agentId}`, world.a.adminToken);
+    const clone = await inject(world.app, "GET", `/api/agent/${world.a.agentId}/clone`, world.b.adminToken);
+    counter.count("capability route", "GET /api/agent/:id/clone");
+    expect(clone.statusCode, clone.body).toBe(200);
+    const copy = (clone.json() as { data: Record<string, unknown> & { id: string } }).data;
+    expect(copy.id).not.toBe(world.a.agentId);
+    expect(clone.body).not.toContain(world.a.fileId);
+    expect(clone.body).not.toContain("+14155550199");
+    expect((await inject(world.app, "GET", `/api/agent/${copy.id}`, world.b.adminToken)).statusCode).toBe(200);
+    expect((await inject(world.app, "GET", `/api/agent/${copy.id}`, world.a.adminToken)).statusCode).toBe(404);
+    expect((await inject(world.app, "GET", `/api/agent/${world.a.agentId}`, world.a.adminToken)).body).toBe(beforeA.body);
+    const page = await inject(world.app, "GET", `/api/webcall/${world.a.webCallSlug}`, null);
+    counter.count("capability route", "GET /api/webcall/:slug");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain(world.a.orgId);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Roles, from the one permissions table (contract/permissions.ts) and the route table: every
+ * non-public route is mapped to the (resource, action) it performs (a route missing here fails the
+ * suite, naming it); the admin-only ones are those an admin may do and a member may not. A member on
+ * each of them answers 403 {detail, code} and nothing changes; a member on everything else is not
+ * refused by role; a signed-in person with no organisation is refused everywhere but the catalogues.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { can, type Action, type Resource } from "../../contract";
+import { signUp } from "../server/helpers";
+import { tally } from "./tally";
+import { buildWorld, inject, isErrorBody, pathFor, routeKey, snapshot, type OrgRecords, type World } from "./world";
+
+const counter = tally(import.meta.filename);
+
+/** What each non-public route does, in the permission table's terms; "signed-in" needs no organisation or role. */
+const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in"> = {
+  "POST /api/organization/:organizationId/invite": ["organization", "invite"],
+  "GET /api/agent/": ["agent", "list"],
+  "GET /api/agent/templates": ["agent", "list"],
+  "POST /api/agent/template": ["agent", "create"],
+  "POST /api/agent/": ["agent", "create"],
+  "GET /api/agent/:id": ["agent", "show"],
+  "PUT /api/agent/:id": ["agent", "edit"],
+  "DELETE /api/agent/:id": ["agent", "delete"],
+  "PUT /api/agent/:id/appointment-toggle": ["agent", "edit"],
+  "GET /api/agent/:id/clone": ["agent", "create"],
+  "GET /api/transcriber/": "signed-in",
+  "GET /api/voice/": "signed-in",
+  "GET /api/voice/models": "signed-in",
+  "GET /api/llm/": "signed-in",
+  "POST /api/file/upload": ["file", "create"],
+  "GET /api/file/files": ["file", "list"],
+  "DELETE /api/file/file/:id": ["file", "delete"],
+  "GET /api/phonenumber/": ["phonenumber", "list"],
+  "GET /api/phonenumber/default": ["phonenumber", "show"],
+  "POST /api/phonenumber/": ["phonenumber", "create"],
+  "GET /api/phonenumber/:id": ["phonenumber", "show"],
+  "PUT /api/phonenumber/:id": ["phonenumber", "edit"],
+  "DELETE /api/phonenumber/:id": ["phonenumber", "delete"],
+  // A web-call link shares an agent: the agent permissions decide (server/routes/web-calls.ts).
+  "POST /api/webcall/": ["agent", "edit"],
+  "GET /api/webcall/": ["agent", "list"],
+  "DELETE /api/webcall/:id": ["agent", "edit"],
+  "GET /api/call/": ["call", "list"],
+  "GET /api/call/export": ["call", "list"],
+  "GET /api/call/:id": ["call", "show"],
+  "POST /api/call/": ["call", "create"],
+  "GET /api/wallet/": ["billing", "show"],
+};
+
+/** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
+const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
+  "POST /api/organization/:organizationId/invite": () => ({ email_address: "newcomer@example.com" }),
+  "PUT /api/phonenumber/:id": () => ({ name: "renamed" }),
+};
+
+let world: World;
+beforeAll(async () => {
+  world = await buildWorld();
+});
+afterAll(() => world?.close());
+
+const protectedRoutes = () => world.routes.filter((route) => !route.public);
+const adminOnly = () =>
+  protectedRoutes().filter((route) => {
+    const permission = ROUTE_PERMISSIONS[routeKey(route)];
+    return Array.isArray(permission) && can("org:admin", permission[0], permission[1]) && !can("org:member", permission[0], permission[1]);
+  });
+
+describe("roles", () => {
+  it("every non-public route is mapped to a permission", () => {
+    const unmapped = protectedRoutes()
+      .map(routeKey)
+      .filter((key) => !ROUTE_PERMISSIONS[key])
+      .map((key) => `security suite: route ${key} is not mapped to a (resource, action): add it to ROUTE_PERMISSIONS in tests/security/permissions.test.ts`);
+    expect(unmapped).toEqual([]);
+  });
+
+  it("a member on every admin-only action answers 403 {detail, code: forbidden} and changes nothing", async () => {
+    const routes = adminOnly();
+    expect(routes.map(routeKey)).toEqual(expect.arrayContaining(["DELETE /api/phonenumber/:id", "POST /api/organization/:organizationId/invite"]));
+    const before = await snapshot(world.db);
+    const wrong: unknown[] = [];
+    for (const route of routes) {
+      const response = await inject(world.app, route.method, pathFor(route, world.a), world.a.memberToken, VALID_BODIES[routeKey(route)]?.(world.a));
+      counter.count("member on admin-only → 403", routeKey(route));
+      if (response.statusCode !== 403 || !isErrorBody(response) || (response.json() as { code: string }).code !== "forbidden") {
+        wrong.push({ route: routeKey(route), status: response.statusCode, body: response.body });
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot(world.db)).toEqual(before);
+  });
+
+  it("a member is not refused by role on reads the table allows", async () => {
+    const wrong: unknown[] = [];
+    for (const route of protectedRoutes().filter((r) => r.method === "GET" && !adminOnly().includes(r))) {
+      const response = await inject(world.app, "GET", pathFor(route, world.a), world.a.memberToken);
+      counter.count("member on allowed read ≠ 403", routeKey(route));
+      if (response.statusCode === 403 && !routeKey(route).endsWith("/clone")) wrong.push({ route: routeKey(route), body: response.body });
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("someone with no organisation is refused (403 organization_required) on every organisation route", async () => {
+    const { token } = await signUp(world.app);
+    const before = await snapshot(world.db);
+    const wrong: unknown[] = [];
+    for (const route of protectedRoutes()) {
+      const permission = ROUTE_PERMISSIONS[routeKey(route)];
+      const response = await inject(world.app, route.method, pathFor(route, world.a), token, route.method === "GET" || route.method === "DELETE" ? undefined : VALID_BODIES[routeKey(route)]?.(world.a) ?? {});
+      counter.count("no organisation → 403", routeKey(route));
+      const expected = permission === "signed-in" ? 200 : 403;
+      // A body the route refuses (400) before looking at the organisation is fine too: nothing is reached.
+      if (response.statusCode !== expected && !(expected === 403 && response.statusCode === 400)) {
+        wrong.push({ route: routeKey(route), status: response.statusCode, body: response.body.slice(0, 200) });
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot(world.db)).toEqual(before);
+  });
+
+  it("the admin may do the admin-only actions (the 403s above are the role's doing)", async () => {
+    for (const route of adminOnly()) {
+      const response = await inject(world.app, route.method, pathFor(route, world.a), world.a.adminToken, VALID_BODIES[routeKey(route)]?.(world.a));
+      expect({ route: routeKey(route), status: response.statusCode }).toEqual({ route: routeKey(route), status: 200 });
+    }
+  });
+});

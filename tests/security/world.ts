@@ -1,0 +1,225 @@
+/**
+ * The security suite's world: the real app on a migrated database, two organisations (A, the victim,
+ * and B, the other one) each holding one real record of every kind the API has, the route table, and
+ * a snapshot of the whole database to prove that a refused request wrote nothing.
+ *
+ * Route parameters are mapped to real ids here (PARAM_IDS): a route whose parameter is not mapped
+ * fails the suite with a message naming it, so a new route cannot slip past the cross-organisation cases.
+ */
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { expect } from "vitest";
+import type { Agent } from "../../contract";
+import { orgScope } from "../../server/data/orgScope";
+import type { Database, Db } from "../../server/db/client";
+import { calls } from "../../server/db/schema";
+import type { RouteTableEntry } from "../../server/plugins/auth";
+import { WEBHOOK_SECRET } from "../server/calls-fixtures";
+import { addMember, bearer, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "../server/helpers";
+
+export { WEBHOOK_SECRET };
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+export const routeKey = (route: Pick<RouteTableEntry, "method" | "url">) => `${route.method} ${route.url}`;
+
+/** The parameters of a route pattern, in order ("/api/agent/:id/clone" → ["id"]). */
+export const paramsOf = (url: string) => [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
+
+/** A marker in every text organisation A writes, so a leak shows up in any answer by plain search. */
+export const A_MARKER = "alpha-secret-7f3a";
+
+export interface OrgRecords {
+  orgId: string;
+  adminToken: string;
+  memberToken: string;
+  agentId: string;
+  publicAgentId: string;
+  phoneNumberId: string;
+  callId: string;
+  fileId: string;
+  webCallId: string;
+  webCallSlug: string;
+  invitedEmail: string;
+}
+
+/**
+ * What a route's parameter names, keyed "<first path segment after /api>:<param>". Add a line here
+ * when a route with a new parameter appears (the suite fails until you do).
+ */
+export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
+  "agent:id": (r) => r.agentId,
+  "phonenumber:id": (r) => r.phoneNumberId,
+  "call:id": (r) => r.callId,
+  "file:id": (r) => r.fileId,
+  "webcall:id": (r) => r.webCallId,
+  "webcall:slug": (r) => r.webCallSlug,
+  "organization:organizationId": (r) => r.orgId,
+};
+
+const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ?? "";
+
+/** The concrete path of a route for an organisation's records; throws, naming the route, on an unmapped parameter. */
+export function pathFor(route: Pick<RouteTableEntry, "method" | "url">, records: OrgRecords): string {
+  return route.url.replace(/:([A-Za-z0-9_]+)/g, (_whole, param: string) => {
+    const key = `${resourceOf(route.url)}:${param}`;
+    const id = PARAM_IDS[key];
+    if (!id) {
+      throw new Error(`security suite: route ${routeKey(route)} has parameter :${param} (key "${key}") with no real id mapped: add it to PARAM_IDS in tests/security/world.ts`);
+    }
+    return encodeURIComponent(id(records));
+  });
+}
+
+export interface World {
+  app: FastifyInstance;
+  database: Database;
+  db: Db;
+  a: OrgRecords;
+  b: OrgRecords;
+  routes: RouteTableEntry[];
+  close(): Promise<void>;
+}
+
+export async function inject(app: FastifyInstance, method: string, url: string, token: string | null, payload?: unknown): Promise<LightMyRequestResponse> {
+  return app.inject({ method: method as Method, url, headers: token ? bearer(token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+async function created<T>(response: LightMyRequestResponse, what: string): Promise<T> {
+  expect(response.statusCode, `${what}: ${response.body}`).toBeLessThan(300);
+  return (response.json() as { data: T }).data;
+}
+
+function multipartFile(name: string, type: string, content: string) {
+  const boundary = `----security${randomUUID().replace(/-/g, "")}`;
+  const payload =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${boundary}--\r\n`;
+  return { payload, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** One organisation with an admin, a member and one record of every kind, named with `marker`. */
+export async function populateOrganisation(app: FastifyInstance, db: Db, marker: string): Promise<OrgRecords> {
+  const admin = await signUp(app, uniqueEmail(`${marker}-admin`));
+  const orgId = await createOrganisation(app, admin.token, `Org ${marker} ${randomUUID().slice(0, 6)}`);
+  const memberToken = (await addMember(app, admin.token, orgId, uniqueEmail(`${marker}-member`))).token;
+  const invitedEmail = uniqueEmail(`${marker}-invited`);
+  expect((await invite(app, admin.token, orgId, { email_address: invitedEmail })).statusCode).toBe(200);
+
+  const upload = multipartFile(`${marker}-notes.txt`, "text/plain", `knowledge of ${marker}`);
+  const file = await created<{ id: string }>(
+    await app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(admin.token), ...upload.headers }, payload: upload.payload }),
+    "file upload",
+  );
+  const agent = await created<Agent>(
+    await inject(app, "POST", "/api/agent/", admin.token, {
+      agent_name: `${marker} private agent`,
+      description: `${marker} description`,
+      knowledge_base_files: [file.id],
+      forward_phone_number: "+14155550199",
+    }),
+    "agent",
+  );
+  const publicAgent = await created<Agent>(
+    await inject(app, "POST", "/api/agent/", admin.token, { agent_name: `${marker} public agent`, is_public: true }),
+    "public agent",
+  );
+  const phone = await created<{ id: string }>(
+    await inject(app, "POST", "/api/phonenumber/", admin.token, { name: `${marker} line`, provider: "vapi", area_code: "415", agent_id: agent.id }),
+    "phone number",
+  );
+  const link = await created<{ id: string; slug: string }>(
+    await inject(app, "POST", "/api/webcall/", admin.token, { agent_id: agent.id, call_title: `${marker} call`, recipient_name: `${marker} recipient` }),
+    "web-call link",
+  );
+  // A finished call, written as the webhook ingest would leave it (placing one would start the sandbox's timers).
+  const callId = randomUUID();
+  await orgScope(db, orgId).insert(calls, {
+    id: callId,
+    type: "outbound",
+    status: "ended",
+    agentId: agent.id,
+    phoneNumberId: phone.id,
+    customerNumber: "+14155550100",
+    customerName: `${marker} customer`,
+    providerCallId: `vapi-${randomUUID()}`,
+  });
+  return {
+    orgId,
+    adminToken: admin.token,
+    memberToken,
+    agentId: agent.id,
+    publicAgentId: publicAgent.id,
+    phoneNumberId: phone.id,
+    callId,
+    fileId: file.id,
+    webCallId: link.id,
+    webCallSlug: link.slug,
+    invitedEmail,
+  };
+}
+
+/** The app (local accounts, sandbox voice) with organisations A and B populated. */
+export async function buildWorld(env: Record<string, string> = {}): Promise<World> {
+  const database = await migratedDatabase();
+  const { app } = await buildTestApp(database, {
+    VAPI_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    // The suite sends thousands of requests from one address: the per-IP limits would answer 429 to
+    // everything after the first few hundred and hide what the routes themselves do.
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    PUBLIC_CALL_PER_IP_PER_MINUTE: "1000000",
+    ...env,
+  });
+  await app.ready();
+  const a = await populateOrganisation(app, database.db, A_MARKER);
+  const b = await populateOrganisation(app, database.db, "bravo");
+  return {
+    app,
+    database,
+    db: database.db,
+    a,
+    b,
+    routes: app.routeTable.filter((route) => route.url !== "/api/auth/*" && !route.url.startsWith("/api/docs")),
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/**
+ * Tables a refused request may legitimately change, left out of the snapshot:
+ * - sessions: verifying a bearer token lets better-auth refresh the session's expiry/updated_at
+ *   (a sliding session), which is bookkeeping about the caller, not the caller's effect on data;
+ * - verifications: better-auth's short-lived verification tokens, written by its own flows.
+ */
+export const SNAPSHOT_EXCLUDED = new Set(["sessions", "verifications"]);
+
+export type Snapshot = Record<string, { rows: number; hash: string }>;
+
+/** Row count and a hash of every row of every table (but SNAPSHOT_EXCLUDED), across all organisations, in one query. */
+export async function snapshot(db: Db): Promise<Snapshot> {
+  if (!snapshotQuery) {
+    const tables = (await db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+    )) as unknown as { rows: Array<{ table_name: string }> };
+    snapshotQuery = tables.rows
+      .map((row) => row.table_name)
+      .filter((name) => !SNAPSHOT_EXCLUDED.has(name))
+      .map((name) => `select '${name}' as name, count(*)::int as n, md5(coalesce(string_agg(md5(t::text), '' order by md5(t::text)), '')) as h from "${name}" t`)
+      .join(" union all ");
+  }
+  const { rows } = (await db.execute(sql.raw(snapshotQuery))) as unknown as { rows: Array<{ name: string; n: number; h: string }> };
+  return Object.fromEntries(rows.map((row) => [row.name, { rows: row.n, hash: row.h.slice(0, 16) }]));
+}
+let snapshotQuery: string | null = null;
+
+/** An {detail, code} error body, as the design's API conventions require. */
+export function isErrorBody(response: LightMyRequestResponse): boolean {
+  if (!String(response.headers["content-type"] ?? "").includes("application/json")) return false;
+  try {
+    const body = response.json() as Record<string, unknown>;
+    return typeof body.detail === "string" && body.detail.length > 0 && typeof body.code === "string" && body.code.length > 0;
+  } catch {
+    return false;
+  }
+}
