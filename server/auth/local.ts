@@ -72,6 +72,32 @@ export async function onSessionStart(db: Db, userId: string): Promise<string | n
   return first?.orgId ?? null;
 }
 
+/**
+ * better-auth's errors in the API's shape (ARCHITECTURE.md: `{detail, code}`): `{message, code:
+ * "INVALID_EMAIL_OR_PASSWORD"}` becomes `{detail, code: "invalid_email_or_password", message}`. `message`
+ * stays, because better-auth's browser client reads it. An empty body (an unknown /api/auth path) gets
+ * a sentence of its own.
+ */
+export function authErrorBody(status: number, body: Buffer | null): { detail: string; code: string; message: string } {
+  let parsed: { message?: unknown; code?: unknown } = {};
+  try {
+    parsed = body && body.length > 0 ? (JSON.parse(body.toString("utf8")) as typeof parsed) ?? {} : {};
+  } catch {
+    // Not JSON: fall back to the status's sentence below.
+  }
+  const fallback: Record<number, [string, string]> = {
+    400: ["The request is not valid.", "validation_error"],
+    401: ["Sign in again: your session has ended or the credentials are wrong.", "unauthorized"],
+    403: ["You may not do this.", "forbidden"],
+    404: ["Not found.", "not_found"],
+    429: ["Too many requests: try again in a minute.", "rate_limited"],
+  };
+  const [fallbackDetail, fallbackCode] = fallback[status] ?? ["The sign-in service could not answer.", status >= 500 ? "internal_error" : "request_error"];
+  const detail = typeof parsed.message === "string" && parsed.message.trim() ? parsed.message : fallbackDetail;
+  const code = typeof parsed.code === "string" && parsed.code.trim() ? parsed.code.trim().toLowerCase().replace(/[^a-z0-9]+/g, "_") : fallbackCode;
+  return { detail, code, message: detail };
+}
+
 export function createBetterAuth(config: AppConfig, database: Database, log: FastifyBaseLogger) {
   const { db } = database;
   return betterAuth({
@@ -187,7 +213,9 @@ export function createLocalAuth(
           });
           const cookies = response.headers.getSetCookie();
           if (cookies.length > 0) reply.header("set-cookie", cookies);
-          return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+          const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+          if (response.status >= 400) return reply.type("application/json; charset=utf-8").send(authErrorBody(response.status, body));
+          return reply.send(body);
         },
       });
     });

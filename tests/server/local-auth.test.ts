@@ -88,6 +88,16 @@ describe("local accounts (better-auth) end to end", () => {
     expect(after.statusCode).toBe(401);
   });
 
+  it("sign-in errors come in the API's {detail, code} shape (keeping better-auth's message for its client)", async () => {
+    const { email } = await signUp(app);
+    const wrong = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "not-the-password" } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ detail: "Invalid email or password", code: "invalid_email_or_password", message: "Invalid email or password" });
+    const unknown = await app.inject({ method: "GET", url: "/api/auth/no-such-endpoint" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ detail: expect.any(String), code: "not_found" });
+  });
+
   it("switches organisation; the API follows the active one", async () => {
     const { token } = await signUp(app);
     const first = await createOrganisation(app, token, "Switch One");
