@@ -3,6 +3,7 @@
  * data provider stay out of the public chunks).
  */
 import { API_URL } from "../../config/api-url";
+import { takeEarly } from "../../config/early-requests";
 
 const segment = (value: string) => encodeURIComponent(value);
 
@@ -30,10 +31,12 @@ const isRecord = (value: unknown): value is Json => !!value && typeof value === 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
 
 async function send(path: string, init: RequestInit = {}): Promise<unknown> {
-  const response = await fetch(`${API_URL}${path}`, {
+  // A GET the entry script already started (config/early-requests.ts) is used instead of a second one.
+  const started = init.method === undefined || init.method === "GET" ? takeEarly(path) : undefined;
+  const response = await (started ?? fetch(`${API_URL}${path}`, {
     ...init,
     headers: { Accept: "application/json", ...(init.body ? { "Content-Type": "application/json" } : {}), ...init.headers },
-  });
+  }));
   let body: unknown = null;
   try {
     body = await response.json();
