@@ -92,7 +92,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        // The grace timer is cleared once the server has exited, so that it does not keep this process alive.
+        let grace: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((r) => (grace = setTimeout(r, 10_000)))]);
+        clearTimeout(grace);
         if (child.exitCode === null) child.kill("SIGKILL");
       }
       rmSync(dataDir, { recursive: true, force: true });
@@ -150,4 +153,31 @@ export function productForThisFile(env: Record<string, string> = {}): { readonly
     await state.product?.stop();
   });
   return state;
+}
+
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Creates a local account from the sign-in screen the page shows ("Create an account"), as a person would:
+ * e.g. at `/`, or on a shared agent or invitation link opened signed out. A new person with no
+ * organisation then sees "Create your organization".
+ */
+export async function signUp(page: Page, { name, email, password }: Person) {
+  await page.getByRole("button", { name: "Create an account" }).click();
+  await page.getByRole("heading", { name: "Create your account" }).waitFor();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+/** Creates the first organisation of a signed-in person who has none ("Create your organization"). */
+export async function createFirstOrganization(page: Page, name: string) {
+  await page.getByRole("heading", { name: "Create your organization" }).waitFor({ timeout: 20_000 });
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create organization" }).click();
 }

@@ -1,0 +1,101 @@
+// The private clone link (spec §2 /agent/private/:agentID, §4 "Shared agent", §8 "Clone"): a person of
+// another organisation opens it signed out, is asked to log in, signs up, creates their organisation and
+// lands on the copy of the agent there; the sharing organisation's agents are unchanged.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { createFirstOrganization, inPage, productForThisFile, signIn, signUp } from "./harness";
+
+const e2e = productForThisFile();
+
+const AGENT_PATH = /^\/agent\/([0-9a-f-]{36})$/;
+const SECOND = { name: "Grace Hopper", email: "grace.hopper@example.com", password: "cobol-compiler-59" };
+const SECOND_ORG = "Hopper Labs";
+
+/** The active organisation's agents, read through the API with the console's own bearer (get-session). */
+async function agentNames(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const session = (await (await fetch("/api/auth/get-session")).json()) as { session: { token: string } };
+    const response = await fetch("/api/agent/?limit=100", { headers: { Authorization: `Bearer ${session.session.token}` } });
+    if (!response.ok) throw new Error(`GET /api/agent/ answered ${response.status}`);
+    const body = (await response.json()) as { data: Array<{ agent_name: string }> };
+    return body.data.map((agent) => agent.agent_name).sort();
+  });
+}
+
+const agentId = (page: Page) => AGENT_PATH.exec(new URL(page.url()).pathname)?.[1];
+
+test("a second organisation opens the private clone link, signs up, and gets its own copy of the agent", async () => {
+  await inPage(e2e.browser, "clone link owner", async (owner) => {
+    await signIn(owner, e2e.product.baseURL);
+    await owner.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    await owner.getByRole("link", { name: "Agents", exact: true }).click();
+    await owner.waitForURL((url) => AGENT_PATH.test(url.pathname), { timeout: 20_000 });
+    const sourceId = agentId(owner);
+    const nameField = owner.getByLabel("Agent name", { exact: true });
+    await nameField.waitFor({ timeout: 20_000 });
+    const sourceName = await nameField.inputValue();
+    const sourcePrompt = await owner.getByLabel("Prompt", { exact: true }).inputValue();
+    assert.ok(sourceName, "the shared agent has a name");
+
+    // The link as the share panel gives it.
+    const cloneLink = await owner.getByLabel("Private clone link", { exact: true }).inputValue();
+    assert.equal(cloneLink, `${e2e.product.baseURL}/agent/private/${sourceId}`);
+    const ownersAgents = await agentNames(owner);
+
+    await inPage(e2e.browser, "clone link second organisation", async (page) => {
+      // Signed out, the link asks to log in, and "Go to Login" signs in right there.
+      await page.goto(cloneLink);
+      await page.getByText("Login is required to access this agent").waitFor({ timeout: 20_000 });
+      await page.getByRole("button", { name: "Go to Login" }).click();
+      await signUp(page, SECOND);
+
+      // A new person has no organisation yet: the copy needs one to land in. Hold the clone answer back a
+      // moment so that the 'Cloning Agent' state can be seen.
+      await page.route("**/api/agent/*/clone", async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await route.continue();
+      });
+      await createFirstOrganization(page, SECOND_ORG);
+      await page.getByRole("status").filter({ hasText: "Cloning Agent" }).waitFor({ timeout: 20_000 });
+
+      await page.getByText("Agent cloned successfully!").first().waitFor({ timeout: 20_000 });
+      await page.waitForURL((url) => AGENT_PATH.test(url.pathname) && !url.pathname.endsWith(sourceId!), { timeout: 20_000 });
+      const cloneId = agentId(page);
+      await page.getByLabel("Agent name", { exact: true }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.getByLabel("Agent name", { exact: true }).inputValue(), sourceName);
+      assert.equal(await page.getByLabel("Prompt", { exact: true }).inputValue(), sourcePrompt);
+      // In the person's own organisation, inside the shell.
+      assert.equal(await page.getByRole("button", { name: "Switch organization" }).getAttribute("title"), SECOND_ORG);
+      assert.deepEqual(await agentNames(page), [sourceName]);
+      // A copy is not public, whatever the source was.
+      assert.equal(await page.getByRole("switch", { name: "Public", exact: true }).getAttribute("aria-checked"), "false");
+
+      // Opening the link again does not copy it twice: the copy already made is opened.
+      await page.unroute("**/api/agent/*/clone");
+      await page.goto(cloneLink);
+      await page.getByText("Agent is already in your account!").first().waitFor({ timeout: 20_000 });
+      await page.waitForURL((url) => url.pathname === `/agent/${cloneId}`, { timeout: 20_000 });
+      assert.deepEqual(await agentNames(page), [sourceName]);
+    });
+
+    // The sharing organisation's agents are as they were.
+    assert.deepEqual(await agentNames(owner), ownersAgents);
+    await owner.reload();
+    await owner.getByLabel("Agent name", { exact: true }).waitFor({ timeout: 20_000 });
+    assert.equal(agentId(owner), sourceId);
+    assert.equal(await owner.getByLabel("Agent name", { exact: true }).inputValue(), sourceName);
+  });
+});
+
+test("a clone link to an agent that does not exist shows the error card with 'Go to Dashboard'", async () => {
+  await inPage(e2e.browser, "clone link unknown agent", async (page) => {
+    await signIn(page, e2e.product.baseURL);
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    await page.goto(`${e2e.product.baseURL}/agent/private/00000000-0000-4000-8000-000000000000`);
+    await page.getByText("Agent not found or access denied").waitFor({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Go to Dashboard" }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+  });
+});
