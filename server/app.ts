@@ -61,6 +61,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
+    // Registering the routes and building their OpenAPI document is CPU work: on a busy small machine it
+    // passed Fastify's default 10 s and start-up failed ("onReady hook timed out"). A minute still catches a hang.
+    pluginTimeout: 60_000,
     // `GET /api/agent` and `GET /api/agent/` are the same route (ARCHITECTURE.md §3).
     routerOptions: { ignoreTrailingSlash: true },
     // A malformed URL or an over-long path parameter answers {detail, code} like every other error.
