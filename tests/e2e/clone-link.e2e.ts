@@ -4,11 +4,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { createFirstOrganization, inPage, productForThisFile, signIn, signUp } from "./harness";
+import { AGENT_PATH, createFirstOrganization, inPage, openAgentsAsDemo, productForThisFile, signIn, signUp } from "./harness";
 
 const e2e = productForThisFile();
 
-const AGENT_PATH = /^\/agent\/([0-9a-f-]{36})$/;
 const SECOND = { name: "Grace Hopper", email: "grace.hopper@example.com", password: "cobol-compiler-59" };
 const SECOND_ORG = "Hopper Labs";
 
@@ -27,10 +26,7 @@ const agentId = (page: Page) => AGENT_PATH.exec(new URL(page.url()).pathname)?.[
 
 test("a second organisation opens the private clone link, signs up, and gets its own copy of the agent", async () => {
   await inPage(e2e.browser, "clone link owner", async (owner) => {
-    await signIn(owner, e2e.product.baseURL);
-    await owner.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    await owner.getByRole("link", { name: "Agents", exact: true }).click();
-    await owner.waitForURL((url) => AGENT_PATH.test(url.pathname), { timeout: 20_000 });
+    await openAgentsAsDemo(owner, e2e.product.baseURL);
     const sourceId = agentId(owner);
     const nameField = owner.getByLabel("Agent name", { exact: true });
     await nameField.waitFor({ timeout: 20_000 });

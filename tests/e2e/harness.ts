@@ -130,6 +130,53 @@ export async function inPage(browser: Browser, name: string, flow: (page: Page) 
   }
 }
 
+/** The path of an agent's editor, /agent/<uuid> (the uuid captured). */
+export const AGENT_PATH = /^\/agent\/([0-9a-f-]{36})$/;
+
+/** Signs the demo in, opens Agents from the sidebar and waits for the editor of the agent it opens. */
+export async function openAgentsAsDemo(page: Page, baseURL: string): Promise<void> {
+  await signIn(page, baseURL);
+  await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+  await page.getByRole("link", { name: "Agents", exact: true }).click();
+  await page.waitForURL((url) => AGENT_PATH.test(url.pathname), { timeout: 20_000 });
+  await page.getByLabel("Agent name", { exact: true }).waitFor({ timeout: 20_000 });
+}
+
+export interface ApiAnswer<T> {
+  status: number;
+  body: T;
+}
+
+/**
+ * The API as the demo user, for arranging what a browser flow needs: signs in through better-auth once
+ * (on first use, not at file load) and reads the bearer from get-session, as the console does.
+ */
+export function demoApi(baseURL: () => string): <T>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>> {
+  let token: Promise<string> | undefined;
+  async function bearer(): Promise<string> {
+    const signInResponse = await fetch(`${baseURL()}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: baseURL() },
+      body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
+    });
+    if (signInResponse.status !== 200) throw new Error(`demo sign-in: ${signInResponse.status} ${await signInResponse.text()}`);
+    const cookies = signInResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+    const session = await fetch(`${baseURL()}/api/auth/get-session`, { headers: { Cookie: cookies } });
+    const body = (await session.json()) as { session?: { token?: string } };
+    if (!body.session?.token) throw new Error("get-session answered no session token");
+    return body.session.token;
+  }
+  return async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
+    const response = await fetch(`${baseURL()}/api${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${await (token ??= bearer())}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  };
+}
+
 /** Signs in through the local sign-in screen, as a person would. */
 export async function signIn(page: Page, baseURL: string, email = DEMO.email, password = DEMO.password) {
   await page.goto(`${baseURL}/`);

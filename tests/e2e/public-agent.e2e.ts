@@ -2,37 +2,11 @@
 // call record), and a web-call link plays a sandbox call in the browser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DEMO, inPage, productForThisFile } from "./harness";
+import { demoApi, inPage, productForThisFile } from "./harness";
 
 const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "2" });
-// Signed in once, on first use (after the harness has started the product).
-let token: Promise<string> | undefined;
-
-/** Signs the demo user in through better-auth, then reads the bearer from get-session as the console does. */
-async function demoBearer(): Promise<string> {
-  const signIn = await fetch(`${e2e.product.baseURL}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: e2e.product.baseURL },
-    body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
-  });
-  assert.equal(signIn.status, 200, await signIn.clone().text());
-  const cookies = signIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
-  const session = await fetch(`${e2e.product.baseURL}/api/auth/get-session`, { headers: { Cookie: cookies } });
-  assert.equal(session.status, 200);
-  const body = (await session.json()) as { session?: { token?: string } };
-  assert.ok(body.session?.token, "get-session answers the session token");
-  return body.session.token;
-}
-
-async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${e2e.product.baseURL}/api${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${await (token ??= demoBearer())}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
-}
+// The demo's API, signed in on first use (after the harness has started the product).
+const api = demoApi(() => e2e.product.baseURL);
 
 async function createPublicAgent(name: string): Promise<string> {
   const created = await api<{ data: { id: string } }>("POST", "/agent/", { agent_name: name, is_public: true });

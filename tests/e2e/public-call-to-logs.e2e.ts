@@ -4,12 +4,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { inPage, productForThisFile, signIn } from "./harness";
+import { AGENT_PATH, inPage, openAgentsAsDemo, productForThisFile } from "./harness";
 
 // Sandbox calls last 2 s instead of a realistic length.
 const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "2" });
 
-const AGENT_PATH = /^\/agent\/[0-9a-f-]{36}$/;
 const AGENT_NAME = "E2E front desk";
 const VISITOR = { name: "Dorothy Vaughan", digits: "4155557700", e164: "+14155557700" };
 
@@ -29,11 +28,7 @@ async function endedCallRow(page: Page) {
 
 test("an agent made public in the editor is called from its public link, and the ended call opens from Call Logs", async () => {
   await inPage(e2e.browser, "public call console", async (page) => {
-    await signIn(page, e2e.product.baseURL);
-    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
-    await page.getByRole("link", { name: "Agents", exact: true }).click();
-    await page.waitForURL((url) => AGENT_PATH.test(url.pathname), { timeout: 20_000 });
-    await page.getByLabel("Agent name", { exact: true }).waitFor({ timeout: 20_000 });
+    await openAgentsAsDemo(page, e2e.product.baseURL);
 
     // A new agent from a template.
     const before = page.url();

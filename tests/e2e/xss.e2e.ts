@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { DEMO, inPage, productForThisFile, signIn } from "./harness";
+import { demoApi, inPage, productForThisFile, signIn } from "./harness";
 
 const e2e = productForThisFile();
 
@@ -16,32 +16,13 @@ const IMG = `<img src=x onerror="window.__xss=1">`;
 const SCRIPT = `<script>window.__xss=1</script>`;
 const SVG = `"><svg onload=window.__xss=1>`;
 
-// node:test may run the harness's root `before` after this file's own: sign in lazily, inside the tests.
-let token: Promise<string> | undefined;
-
-async function demoBearer(): Promise<string> {
-  const signInResponse = await fetch(`${e2e.product.baseURL}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: e2e.product.baseURL },
-    body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
-  });
-  assert.equal(signInResponse.status, 200, await signInResponse.clone().text());
-  const cookies = signInResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
-  const session = await fetch(`${e2e.product.baseURL}/api/auth/get-session`, { headers: { Cookie: cookies } });
-  const body = (await session.json()) as { session?: { token?: string } };
-  assert.ok(body.session?.token, "get-session answers the session token");
-  return body.session.token;
-}
+// node:test may run the harness's root `before` after this file's own: the API signs in on first use.
+const demo = demoApi(() => e2e.product.baseURL);
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${e2e.product.baseURL}/api${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${await (token ??= demoBearer())}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${text}`);
-  return (JSON.parse(text) as { data: T }).data;
+  const answer = await demo<{ data: T }>(method, path, body);
+  assert.ok(answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
 }
 
 /** Everything hostile, created once through the API (lazily: the product starts in the harness's `before`). */
