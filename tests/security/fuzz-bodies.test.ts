@@ -4,50 +4,41 @@
  * generated and why. Each answer is a 4xx {detail, code}, never a 5xx, and the database is unchanged.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFuzzer, jsonBodyCases, uploadCases, webhookCases, type CaseSource, type Fuzzer, type JsonSchema } from "./fuzz-kit";
-import { tally } from "./tally";
-import { WRITE_METHODS, buildWorld, routeKey, type World } from "./world";
+import { describe, expect, it } from "vitest";
+import { fuzzingForThisFile, jsonBodyCases, uploadCases, webhookCases, type CaseSource, type JsonSchema } from "./fuzz-kit";
+import { WRITE_METHODS, routeKey } from "./world";
 
-const counter = tally(import.meta.filename);
+const fuzzing = fuzzingForThisFile(import.meta.filename);
 
-let world: World;
-let fuzzer: Fuzzer;
-beforeAll(async () => {
-  world = await buildWorld();
-  fuzzer = await createFuzzer(world, counter);
-});
-afterAll(() => world?.close());
-
-const writeRoutes = () => world.routes.filter((route) => WRITE_METHODS.has(route.method));
+const writeRoutes = () => fuzzing.world.routes.filter((route) => WRITE_METHODS.has(route.method));
 
 describe("fuzzing request bodies", () => {
   it("covers every write route of the table", () => {
     expect(writeRoutes().map(routeKey)).toEqual(expect.arrayContaining(["POST /api/call/public", "POST /api/webhooks/vapi", "POST /api/file/upload", "PUT /api/agent/:id"]));
     // Every write route with a body has its schema in the OpenAPI document (the generators need it).
     const missing = writeRoutes()
-      .filter((route) => route.method !== "DELETE" && !["/api/webhooks/vapi", "/api/file/upload"].includes(route.url) && !fuzzer.bodySchema(route))
+      .filter((route) => route.method !== "DELETE" && !["/api/webhooks/vapi", "/api/file/upload"].includes(route.url) && !fuzzing.fuzzer.bodySchema(route))
       .map(routeKey);
     expect(missing).toEqual([]);
   });
 
   it("write routes: malformed bodies answer 4xx {detail, code}, never 5xx, and change nothing", async () => {
     for (const route of writeRoutes()) {
-      const token = route.public ? null : world.b.adminToken;
+      const token = route.public ? null : fuzzing.world.b.adminToken;
       if (route.url === "/api/webhooks/vapi") {
         // Public and verified by signature: anything unsigned or forged is a 401 (webhooks.test.ts has the signed cases).
-        await fuzzer.fuzzRoute(route, null, webhookCases(), (status) => status === 401);
+        await fuzzing.fuzzer.fuzzRoute(route, null, webhookCases(), (status) => status === 401);
       } else if (route.url === "/api/file/upload") {
-        await fuzzer.fuzzRoute(route, token, uploadCases());
+        await fuzzing.fuzzer.fuzzRoute(route, token, uploadCases());
       } else if (route.method !== "DELETE") {
-        await fuzzer.fuzzRoute(route, token, jsonBodyCases(fuzzer.bodySchema(route)));
+        await fuzzing.fuzzer.fuzzRoute(route, token, jsonBodyCases(fuzzing.fuzzer.bodySchema(route)));
       }
       // DELETE routes take no body: their ids are fuzzed in fuzz-ids.test.ts.
     }
   });
 
   it("sign-in routes (better-auth behind the public POST /api/auth/*): malformed bodies answer 4xx, never 5xx, and change nothing", async () => {
-    const route = world.app.routeTable.find((r) => r.method === "POST" && r.url === "/api/auth/*")!;
+    const route = fuzzing.world.app.routeTable.find((r) => r.method === "POST" && r.url === "/api/auth/*")!;
     expect(route).toBeDefined();
     const objectBody: JsonSchema = { type: "object", additionalProperties: false, properties: {}, required: [] };
     const endpoints: Array<[string, JsonSchema]> = [
@@ -58,7 +49,7 @@ describe("fuzzing request bodies", () => {
     for (const [path, schema] of endpoints) {
       const cases = jsonBodyCases(schema).map((source): CaseSource => (Array.isArray(source) ? [source[0], Math.min(source[1], 15)] : [source, 15]));
       // The proxy in server/auth/local.ts answers better-auth's errors as {detail, code} too (authErrorBody).
-      await fuzzer.fuzzRoute({ ...route, url: `/api/auth/${path}` }, path === "organization/create" ? world.b.adminToken : null, cases, (status) => status >= 400 && status < 500, {
+      await fuzzing.fuzzer.fuzzRoute({ ...route, url: `/api/auth/${path}` }, path === "organization/create" ? fuzzing.world.b.adminToken : null, cases, (status) => status >= 400 && status < 500, {
         errorBody: (response) => {
           const body = response.json() as Record<string, unknown>;
           return typeof body.detail === "string" && typeof body.code === "string" && /^[a-z0-9_]+$/.test(body.code);
@@ -69,7 +60,7 @@ describe("fuzzing request bodies", () => {
 
   it("public write routes: the same with any bearer token at all", async () => {
     for (const route of writeRoutes().filter((r) => r.public && r.url !== "/api/webhooks/vapi")) {
-      await fuzzer.fuzzRoute(route, `x${randomUUID()}`, jsonBodyCases(fuzzer.bodySchema(route)));
+      await fuzzing.fuzzer.fuzzRoute(route, `x${randomUUID()}`, jsonBodyCases(fuzzing.fuzzer.bodySchema(route)));
     }
   });
 });

@@ -4,35 +4,26 @@
  * {detail, code}, never a 5xx, and nothing changed. See fuzz-kit.ts.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { anyText, createFuzzer, paramCases, type Fuzzer } from "./fuzz-kit";
-import { tally } from "./tally";
-import { buildWorld, inject, paramsOf, type World } from "./world";
+import { describe, it } from "vitest";
+import { anyText, fuzzingForThisFile, paramCases } from "./fuzz-kit";
+import { inject, paramsOf } from "./world";
 
-const counter = tally(import.meta.filename);
-
-let world: World;
-let fuzzer: Fuzzer;
-beforeAll(async () => {
-  world = await buildWorld();
-  fuzzer = await createFuzzer(world, counter);
-});
-afterAll(() => world?.close());
+const fuzzing = fuzzingForThisFile(import.meta.filename);
 
 describe("fuzzing ids and query strings", () => {
   it("routes with ids: bad ids in the path answer 4xx {detail, code} and change nothing", async () => {
-    for (const route of world.routes.filter((r) => paramsOf(r.url).length > 0)) {
-      await fuzzer.fuzzRoute(route, route.public ? null : world.b.adminToken, [paramCases(route)]);
+    for (const route of fuzzing.world.routes.filter((r) => paramsOf(r.url).length > 0)) {
+      await fuzzing.fuzzer.fuzzRoute(route, route.public ? null : fuzzing.world.b.adminToken, [paramCases(route)]);
     }
   });
 
   it("list routes: any query string answers 200 or a 4xx {detail, code}, never a 5xx, and changes nothing", async () => {
-    const lists = world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0);
+    const lists = fuzzing.world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0);
     for (const route of lists) {
-      const token = route.public ? null : world.b.adminToken;
+      const token = route.public ? null : fuzzing.world.b.adminToken;
       // The wallet is created on its first read (with the starting credit): read once before the snapshot.
-      await inject(world.app, "GET", route.url, token);
-      const parameters = fuzzer.openapi.paths[route.url]?.get?.parameters ?? [];
+      await inject(fuzzing.world.app, "GET", route.url, token);
+      const parameters = fuzzing.fuzzer.openapi.paths[route.url]?.get?.parameters ?? [];
       const known = parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
       const anyKey = fc.string({ minLength: 1, maxLength: 12 });
       const key = known.length > 0 ? fc.oneof(fc.constantFrom(...known), anyKey) : anyKey;
@@ -41,7 +32,7 @@ describe("fuzzing ids and query strings", () => {
         kind: "list query string",
         query: pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"),
       }));
-      await fuzzer.fuzzRoute(route, token, [query], (status) => status === 200 || (status >= 400 && status < 500));
+      await fuzzing.fuzzer.fuzzRoute(route, token, [query], (status) => status === 200 || (status >= 400 && status < 500));
     }
   });
 });

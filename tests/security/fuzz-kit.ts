@@ -16,8 +16,9 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import type { RouteTableEntry } from "../../server/plugins/auth";
-import type { tally } from "./tally";
-import { isErrorBody, paramsOf, pathFor, routeKey, snapshot, type OrgRecords, type Snapshot, type World } from "./world";
+import { afterAll, beforeAll } from "vitest";
+import { tally } from "./tally";
+import { buildWorld, isErrorBody, paramsOf, pathFor, routeKey, snapshot, type OrgRecords, type Snapshot, type World } from "./world";
 
 export const SEED = Number(process.env.SECURITY_FUZZ_SEED ?? 20_261_121);
 export const RUNS = Number(process.env.SECURITY_FUZZ_RUNS ?? 40);
@@ -351,4 +352,19 @@ export async function createFuzzer(world: World, counter: ReturnType<typeof tall
   }
 
   return { openapi, bodySchema, fuzzRoute };
+}
+
+/**
+ * The world and a fuzzer for one test file: built before its tests, closed after them, counted under
+ * the file's name. Read `fuzzing.world` and `fuzzing.fuzzer` inside the tests.
+ */
+export function fuzzingForThisFile(file: string): { readonly world: World; readonly fuzzer: Fuzzer } {
+  const counter = tally(file);
+  const state = {} as { world: World; fuzzer: Fuzzer };
+  beforeAll(async () => {
+    state.world = await buildWorld();
+    state.fuzzer = await createFuzzer(state.world, counter);
+  });
+  afterAll(() => state.world?.close());
+  return state;
 }
