@@ -58,6 +58,8 @@ export interface CallsConfig {
   startingCreditUsd: number;
   /** MIN_BALANCE_USD: calls are refused (403) below this balance. */
   minBalanceUsd: number;
+  /** CALL_HOLD_USD: what each call that has not ended yet holds of the balance while others are placed. */
+  callHoldUsd: number;
   /** PUBLIC_CALL_PER_IP_PER_MINUTE, PUBLIC_CALL_PER_NUMBER_PER_HOUR, PUBLIC_CALL_PER_AGENT_PER_DAY */
   publicPerIpPerMinute: number;
   publicPerNumberPerHour: number;
@@ -99,6 +101,7 @@ export const ENV_VARIABLES = [
   "SANDBOX_CALL_SECONDS",
   "STARTING_CREDIT_USD",
   "MIN_BALANCE_USD",
+  "CALL_HOLD_USD",
   "PUBLIC_CALL_PER_IP_PER_MINUTE",
   "PUBLIC_CALL_PER_NUMBER_PER_HOUR",
   "PUBLIC_CALL_PER_AGENT_PER_DAY",
@@ -200,6 +203,7 @@ const parsers = {
   SANDBOX_CALL_SECONDS: decimal(0, 600),
   STARTING_CREDIT_USD: decimal(0, 1_000_000),
   MIN_BALANCE_USD: decimal(0, 1_000_000),
+  CALL_HOLD_USD: decimal(0, 1_000_000),
   PUBLIC_CALL_PER_IP_PER_MINUTE: integer(1, 1_000_000),
   PUBLIC_CALL_PER_NUMBER_PER_HOUR: integer(1, 1_000_000),
   PUBLIC_CALL_PER_AGENT_PER_DAY: integer(1, 1_000_000),
@@ -312,6 +316,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       sandboxCallSeconds: read("SANDBOX_CALL_SECONDS") ?? 6,
       startingCreditUsd: read("STARTING_CREDIT_USD") ?? 10,
       minBalanceUsd: read("MIN_BALANCE_USD") ?? 0.5,
+      callHoldUsd: read("CALL_HOLD_USD") ?? 1,
       publicPerIpPerMinute: read("PUBLIC_CALL_PER_IP_PER_MINUTE") ?? 5,
       publicPerNumberPerHour: read("PUBLIC_CALL_PER_NUMBER_PER_HOUR") ?? 3,
       publicPerAgentPerDay: read("PUBLIC_CALL_PER_AGENT_PER_DAY") ?? 100,

@@ -21,7 +21,7 @@ import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { VoiceProviderError, type VoiceProvider } from "../voice/types";
-import { canAffordCall, type WalletPolicy } from "../wallet/wallet";
+import { canAffordCall, reserveCall, type WalletPolicy } from "../wallet/wallet";
 import type { CallRow } from "./repository";
 
 export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
@@ -98,17 +98,21 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
 
   const scope = orgScope(ctx.db, agent.orgId);
   const id = randomUUID();
-  await scope.insert(calls, {
-    id,
-    type: "outbound",
-    status: "queued",
-    agentId: agent.id,
-    phoneNumberId: phoneNumber.id,
-    customerNumber: input.customer.number,
-    customerName: input.customer.name,
-    isSandbox: ctx.voice.mode === "sandbox",
-    startedAt: new Date(),
-  });
+  // The queued row is the call's hold on the balance: checked and written under one lock (wallet.ts).
+  const reserved = await reserveCall(ctx.db, agent.orgId, ctx.wallet, (tx) =>
+    orgScope(tx, agent.orgId).insert(calls, {
+      id,
+      type: "outbound",
+      status: "queued",
+      agentId: agent.id,
+      phoneNumberId: phoneNumber.id,
+      customerNumber: input.customer.number,
+      customerName: input.customer.name,
+      isSandbox: ctx.voice.mode === "sandbox",
+      startedAt: new Date(),
+    }),
+  );
+  if (!reserved) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
 
   let placed: { providerCallId: string };
   try {

@@ -29,7 +29,7 @@ import type { Db } from "../db/client";
 import { phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import type { VoiceProvider } from "../voice/types";
-import { usdToMicros } from "../wallet/money";
+import { walletPolicy } from "../wallet/wallet";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 
@@ -52,7 +52,7 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
       db,
       voice,
       log: request.log,
-      wallet: { startingCreditMicros: usdToMicros(limits.startingCreditUsd), minBalanceMicros: usdToMicros(limits.minBalanceUsd) },
+      wallet: walletPolicy(config),
     };
   }
 

@@ -4,12 +4,11 @@ import { walletPaths, walletResponseSchema } from "../../contract/wallet";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { ApiError } from "../plugins/errors";
-import { usdToMicros } from "../wallet/money";
-import { readWallet } from "../wallet/wallet";
+import { readWallet, walletPolicy } from "../wallet/wallet";
 
 /** GET /wallet/: the organisation's balance and latest ledger entries (members may read it). */
 export const walletRoutes: FastifyPluginAsyncZod<{ db: Db; config: AppConfig }> = async (app, { db, config }) => {
-  const policy = { startingCreditMicros: usdToMicros(config.calls.startingCreditUsd), minBalanceMicros: usdToMicros(config.calls.minBalanceUsd) };
+  const policy = walletPolicy(config);
 
   app.get(
     walletPaths.wallet,

@@ -17,7 +17,7 @@ import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { ApiError } from "../plugins/errors";
 import type { VoiceProvider } from "../voice/types";
-import { usdToMicros } from "../wallet/money";
+import { walletPolicy } from "../wallet/wallet";
 import { ingestEndOfCallReport, ingestStatusUpdate, type IngestContext } from "../webhooks/ingest";
 import { VAPI_WEBHOOK_PATH } from "../webhooks/paths";
 import { resolveWebhookSecret } from "../webhooks/secret";
@@ -46,7 +46,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
   const ingest: IngestContext = {
     db,
     isSandbox: voice.mode === "sandbox",
-    wallet: { startingCreditMicros: usdToMicros(config.calls.startingCreditUsd), minBalanceMicros: usdToMicros(config.calls.minBalanceUsd) },
+    wallet: walletPolicy(config),
   };
 
   // The raw text is what is signed: keep it, parse after verifying (this plugin's routes only).

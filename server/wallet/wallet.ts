@@ -8,22 +8,42 @@
  *   So a call refused for another reason leaves no wallet behind.
  * - A call is debited once, from its cost: the ledger's unique index on call_id lets one debit through,
  *   however often or however concurrently the end-of-call report arrives.
+ * - Calls are paid when they end, so each call not ended yet holds CALL_HOLD_USD of the balance: a new
+ *   call is placed only while balance - holds >= MIN_BALANCE_USD. reserveCall checks and records the
+ *   queued call in one transaction under the organisation's row lock, so simultaneous requests take
+ *   turns and cannot all pass on the same balance. A call whose end is never reported stops holding
+ *   after CALL_HOLD_WINDOW_MS.
  */
 import { randomUUID } from "node:crypto";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, ne, sql } from "drizzle-orm";
 import type { Wallet } from "../../contract/wallet";
 import { WALLET_CURRENCY, WALLET_LEDGER_SHOWN, type WalletLedgerKind } from "../../contract/wallet";
 import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
-import { walletLedger, wallets } from "../db/schema";
-import { microsToUsd } from "./money";
+import type { AppConfig } from "../config";
+import { calls, organizations, walletLedger, wallets } from "../db/schema";
+import { microsToUsd, usdToMicros } from "./money";
 
 export interface WalletPolicy {
   /** What a new organisation's wallet starts with (STARTING_CREDIT_USD). */
   startingCreditMicros: number;
   /** Calls are refused below this balance (MIN_BALANCE_USD). */
   minBalanceMicros: number;
+  /** What each call not ended yet holds of the balance (CALL_HOLD_USD). */
+  callHoldMicros: number;
 }
+
+/** The wallet rules from the configuration. */
+export function walletPolicy(config: AppConfig): WalletPolicy {
+  return {
+    startingCreditMicros: usdToMicros(config.calls.startingCreditUsd),
+    minBalanceMicros: usdToMicros(config.calls.minBalanceUsd),
+    callHoldMicros: usdToMicros(config.calls.callHoldUsd),
+  };
+}
+
+/** How long a call that has not ended holds its share of the balance (its end may never be reported). */
+export const CALL_HOLD_WINDOW_MS = 2 * 60 * 60 * 1000;
 
 /** The balance in micro-dollars, without writing anything. */
 export async function balanceOf(db: Db, orgId: string, policy: WalletPolicy): Promise<number> {
@@ -31,9 +51,38 @@ export async function balanceOf(db: Db, orgId: string, policy: WalletPolicy): Pr
   return row ? row.balanceMicros : policy.startingCreditMicros;
 }
 
-/** Whether the organisation may place a call now (the balance is at least MIN_BALANCE_USD). */
-export async function canAffordCall(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
-  return (await balanceOf(db, orgId, policy)) >= policy.minBalanceMicros;
+/** Calls of the organisation started within the hold window that have not ended. */
+async function callsHolding(db: Db, orgId: string): Promise<number> {
+  const since = new Date(Date.now() - CALL_HOLD_WINDOW_MS);
+  const [row] = await db
+    .select({ n: count() })
+    .from(calls)
+    .where(and(eq(calls.orgId, orgId), ne(calls.status, "ended"), gt(calls.startedAt, since)));
+  return Number(row?.n ?? 0);
+}
+
+async function affords(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
+  const [balance, holding] = await Promise.all([balanceOf(db, orgId, policy), policy.callHoldMicros > 0 ? callsHolding(db, orgId) : 0]);
+  return balance - holding * policy.callHoldMicros >= policy.minBalanceMicros;
+}
+
+/** Whether the organisation may place a call now (balance less the holds of unfinished calls ≥ MIN_BALANCE_USD). */
+export function canAffordCall(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
+  return affords(db, orgId, policy);
+}
+
+/**
+ * Checks the organisation can afford one more call and, if so, runs `record` (which inserts the
+ * queued call) in the same transaction, under the organisation's row lock. Answers false, writing
+ * nothing, when it cannot.
+ */
+export async function reserveCall(db: Db, orgId: string, policy: WalletPolicy, record: (tx: Db) => Promise<unknown>): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+    if (!(await affords(tx, orgId, policy))) return false;
+    await record(tx);
+    return true;
+  });
 }
 
 /** Makes the wallet with its starting credit unless it exists. Call it inside a transaction. */

@@ -144,6 +144,48 @@ describe("POST /api/call/public: refusals write nothing", () => {
     }
   });
 
+  it("calls not ended yet hold CALL_HOLD_USD each: simultaneous calls cannot spend past the minimum balance", async () => {
+    // $2.50 of credit, $0.50 minimum, $1 held per unfinished call: the 1st, 2nd and 3rd calls fit
+    // (2.50 - 2 × 1 = 0.50), a 4th would not. Five requests arrive at once; the calls last long enough to overlap.
+    const env = { ...BASE_ENV, STARTING_CREDIT_USD: "2.5", MIN_BALANCE_USD: "0.5", CALL_HOLD_USD: "1", SANDBOX_CALL_SECONDS: "3" };
+    const heldApp = (await buildTestApp(database, env)).app;
+    try {
+      const held = await newOrganisation(heldApp);
+      const agent = await createAgent(heldApp, held.token, { is_public: true });
+      const number = await addPhoneNumber(database.db, held.orgId);
+      const place = (i: number) => publicCall(heldApp, publicPayload({ assistantId: agent.id, phoneNumberId: number, customer: { number: `+1415555${i}100` } }));
+      const answers = await Promise.all([0, 1, 2, 3, 4].map(place));
+      const statuses = answers.map((answer) => answer.statusCode).sort();
+      expect(statuses).toEqual([201, 201, 201, 403, 403]);
+      for (const refused of answers.filter((answer) => answer.statusCode === 403)) {
+        expect(refused.json()).toEqual({ detail: INSUFFICIENT_BALANCE_DETAIL, code: "insufficient_balance" });
+      }
+      expect(await orgScope(database.db, held.orgId).count(calls)).toBe(3);
+
+      // When they have ended (and cost a few cents), their holds are gone: calls fit again.
+      await settled();
+      expect((await place(5)).statusCode).toBe(201);
+    } finally {
+      await settled();
+      await heldApp.close();
+    }
+  });
+
+  it("with CALL_HOLD_USD=0 only the balance itself counts", async () => {
+    const env = { ...BASE_ENV, STARTING_CREDIT_USD: "1", MIN_BALANCE_USD: "0.5", CALL_HOLD_USD: "0", SANDBOX_CALL_SECONDS: "3" };
+    const unheldApp = (await buildTestApp(database, env)).app;
+    try {
+      const unheld = await newOrganisation(unheldApp);
+      const agent = await createAgent(unheldApp, unheld.token, { is_public: true });
+      const number = await addPhoneNumber(database.db, unheld.orgId);
+      const answers = await Promise.all([0, 1, 2].map((i) => publicCall(unheldApp, publicPayload({ assistantId: agent.id, phoneNumberId: number, customer: { number: `+1628555${i}100` } }))));
+      expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201]);
+    } finally {
+      await settled();
+      await unheldApp.close();
+    }
+  });
+
   it("429 per client IP (every request counts)", async () => {
     const limited = (await buildTestApp(database, { ...BASE_ENV, PUBLIC_CALL_PER_IP_PER_MINUTE: "2" })).app;
     try {

@@ -22,7 +22,7 @@ const readWallet = async (target: FastifyInstance, token: string): Promise<Walle
   return (response.json() as { data: Wallet }).data;
 };
 
-const policy = { startingCreditMicros: 10_000_000, minBalanceMicros: 500_000 };
+const policy = { startingCreditMicros: 10_000_000, minBalanceMicros: 500_000, callHoldMicros: 1_000_000 };
 
 beforeAll(async () => {
   database = await migratedDatabase();
