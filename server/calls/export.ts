@@ -8,7 +8,8 @@ import { CALL_EXPORT_COLUMNS, type CallFilters } from "../../contract";
 import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { microsToUsd } from "../wallet/money";
-import { callBatches, type CallListRow } from "./list";
+import { callBatches } from "./list";
+import type { CallListRow } from "./repository";
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -34,11 +34,12 @@
  */
 import { and, asc, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { CALL_LIST_EXACT_COUNT_LIMIT, CALL_STATUSES, CALL_TYPES, type CallFilters, type CallListItem, type CallStatus, type CallType } from "../../contract";
+import { CALL_LIST_EXACT_COUNT_LIMIT, type CallFilters } from "../../contract";
 import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls } from "../db/schema";
-import { microsToUsd, usdToMicros } from "../wallet/money";
+import { usdToMicros } from "../wallet/money";
+import type { CallListRow } from "./repository";
 
 const DAY_MS = 86_400_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -67,57 +68,7 @@ const listColumns = {
   providerCallId: calls.providerCallId,
   isSandbox: calls.isSandbox,
   createdAt: calls.createdAt,
-};
-
-export interface CallListRow {
-  id: string;
-  type: string;
-  status: string;
-  agentId: string | null;
-  agentName: string | null;
-  phoneNumberId: string | null;
-  customerNumber: string | null;
-  customerName: string | null;
-  startedAt: Date;
-  endedAt: Date | null;
-  durationSeconds: number | null;
-  endedReason: string | null;
-  costMicros: number | null;
-  recordingUrl: string | null;
-  stereoRecordingUrl: string | null;
-  summary: string | null;
-  successEvaluation: string | null;
-  campaignId: string | null;
-  providerCallId: string | null;
-  isSandbox: boolean;
-  createdAt: Date;
-}
-
-export function toApiCallListItem(row: CallListRow): CallListItem {
-  return {
-    id: row.id,
-    type: (CALL_TYPES as readonly string[]).includes(row.type) ? (row.type as CallType) : "outbound",
-    status: (CALL_STATUSES as readonly string[]).includes(row.status) ? (row.status as CallStatus) : "queued",
-    agent_id: row.agentId,
-    agent_name: row.agentName ?? null,
-    phone_number_id: row.phoneNumberId,
-    customer_number: row.customerNumber,
-    customer_name: row.customerName,
-    started_at: row.startedAt.toISOString(),
-    ended_at: row.endedAt?.toISOString() ?? null,
-    duration_seconds: row.durationSeconds,
-    ended_reason: row.endedReason,
-    cost: row.costMicros === null ? null : microsToUsd(Number(row.costMicros)),
-    recording_url: row.recordingUrl,
-    stereo_recording_url: row.stereoRecordingUrl,
-    summary: row.summary,
-    success_evaluation: row.successEvaluation,
-    campaign_id: row.campaignId,
-    provider_call_id: row.providerCallId,
-    is_sandbox: row.isSandbox,
-    created_at: row.createdAt.toISOString(),
-  };
-}
+} satisfies Record<keyof CallListRow, unknown>;
 
 /** The organisation condition every query in this file starts from. */
 function orgCalls(scope: OrgScope): SQL {
@@ -248,7 +199,7 @@ async function pageRows(db: Db, scope: OrgScope, where: SQL, sort: SortSpec, lim
     .leftJoin(agents, and(eq(agents.id, calls.agentId), eq(agents.orgId, scope.orgId)))
     .where(orgCalls(scope))
     .orderBy(...orderBy(sort));
-  return rows as CallListRow[];
+  return rows;
 }
 
 export interface CallListPage {
@@ -278,7 +229,7 @@ export async function* callBatches(db: Db, scope: OrgScope, where: SQL, sort: So
       .where(and(orgCalls(scope), condition))
       .orderBy(...orderBy(sort))
       .limit(batchSize);
-    if (rows.length > 0) yield rows as CallListRow[];
+    if (rows.length > 0) yield rows;
     if (rows.length < batchSize) return;
     const end = rows[rows.length - 1] as { cursor: string | null; id: string };
     last = { cursor: end.cursor, id: end.id };

@@ -6,6 +6,7 @@
  */
 import { and, eq, gte, isNull } from "drizzle-orm";
 import { CALL_MESSAGE_ROLES, CALL_STATUSES, CALL_TYPES, type Call, type CallMessage, type CallStatus, type CallType } from "../../contract/call";
+import type { CallListItem } from "../../contract/call-list";
 import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls } from "../db/schema";
@@ -37,13 +38,19 @@ function storedMessages(value: unknown): CallMessage[] {
   });
 }
 
-export function toApiCall(row: CallRow, agentName?: string | null): Call {
+/** What a list item is read from: the row without its heavy columns, with its agent's name. */
+export type CallListRow = Omit<CallRow, "orgId" | "messages" | "transcript" | "costBreakdown" | "structuredData" | "searchDigits" | "searchDocument" | "updatedAt"> & {
+  agentName: string | null;
+};
+
+/** A call as the list shows it (contract: callListItemSchema, the call without its heavy fields). */
+export function toApiCallListItem(row: CallListRow): CallListItem {
   return {
     id: row.id,
     type: (CALL_TYPES as readonly string[]).includes(row.type) ? (row.type as CallType) : "outbound",
     status: (CALL_STATUSES as readonly string[]).includes(row.status) ? (row.status as CallStatus) : "queued",
     agent_id: row.agentId,
-    agent_name: agentName ?? null,
+    agent_name: row.agentName ?? null,
     phone_number_id: row.phoneNumberId,
     customer_number: row.customerNumber,
     customer_name: row.customerName,
@@ -51,19 +58,26 @@ export function toApiCall(row: CallRow, agentName?: string | null): Call {
     ended_at: row.endedAt?.toISOString() ?? null,
     duration_seconds: row.durationSeconds,
     ended_reason: row.endedReason,
-    cost: row.costMicros === null ? null : microsToUsd(row.costMicros),
-    cost_breakdown: row.costBreakdown ?? null,
-    transcript: row.transcript,
-    messages: storedMessages(row.messages),
+    cost: row.costMicros === null ? null : microsToUsd(Number(row.costMicros)),
     recording_url: row.recordingUrl,
     stereo_recording_url: row.stereoRecordingUrl,
     summary: row.summary,
-    structured_data: row.structuredData ?? null,
     success_evaluation: row.successEvaluation,
     campaign_id: row.campaignId,
     provider_call_id: row.providerCallId,
     is_sandbox: row.isSandbox,
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** A whole call: the list item and the heavy fields. */
+export function toApiCall(row: CallRow, agentName?: string | null): Call {
+  return {
+    ...toApiCallListItem({ ...row, agentName: agentName ?? null }),
+    cost_breakdown: row.costBreakdown ?? null,
+    transcript: row.transcript,
+    messages: storedMessages(row.messages),
+    structured_data: row.structuredData ?? null,
   };
 }
 

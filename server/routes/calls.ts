@@ -20,8 +20,8 @@ import {
 import { findAgent, findAgentInAnyOrganisation } from "../agents/repository";
 import { DAY_MS, HOUR_MS, SlidingWindowCounter, tooManyForAgent, tooManyForNumber, tooManyFromClient } from "../calls/limits";
 import { callsCsvStream, exportFileName } from "../calls/export";
-import { callConditions, countCallsExactly, listCalls, toApiCallListItem } from "../calls/list";
-import { agentNameOf, countAgentCallsSince, findCall, toApiCall } from "../calls/repository";
+import { callConditions, countCallsExactly, listCalls } from "../calls/list";
+import { agentNameOf, countAgentCallsSince, findCall, toApiCall, toApiCallListItem } from "../calls/repository";
 import { assertToolsValid, assertWalletCovers, placeOutboundCall, type CallContext } from "../calls/service";
 import type { AppConfig } from "../config";
 import { orgScope } from "../data/orgScope";
