@@ -1,16 +1,24 @@
 import { Alert, Button } from "antd";
 
-/** A list whose request failed: what failed, the server's detail, and a retry. */
-export function ListLoadError({ title, detail, retryLabel, onRetry }: { title: string; detail?: string; retryLabel: string; onRetry: () => void }) {
+/** What ListLoadError reads of a list's query (Refine's tableQuery fits). */
+interface FailedQuery {
+  isError: boolean;
+  error?: { message?: string } | null;
+  refetch: () => unknown;
+}
+
+/** While a list's request has failed: what failed, the server's detail, and a retry; nothing otherwise. */
+export function ListLoadError({ query, title, retryLabel }: { query: FailedQuery; title: string; retryLabel: string }) {
+  if (!query.isError) return null;
   return (
     <Alert
       type="error"
       showIcon
       style={{ marginBottom: 16 }}
       message={title}
-      description={detail}
+      description={query.error?.message}
       action={
-        <Button size="small" onClick={onRetry}>
+        <Button size="small" onClick={() => void query.refetch()}>
           {retryLabel}
         </Button>
       }

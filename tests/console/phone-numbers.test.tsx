@@ -106,6 +106,23 @@ describe("Phone Numbers", () => {
     expect(within(main).queryByRole("button", { name: /Make default/ })).toBeNull();
   });
 
+  it("says when the list fails, with the server's detail, and Retry asks again", async () => {
+    const fetch = installFetchFake();
+    serve(fetch, [MAIN]);
+    let failing = true;
+    fetch.on("GET", "/api/phonenumber/", () =>
+      failing ? json({ detail: "The database is restarting", code: "internal_error" }, 503) : json({ data: [MAIN], total: 1, page: 1, limit: 20 }),
+    );
+    const { user } = renderConsole({ path: "/phone-numbers", fetch, session: signedInAs("org:admin") });
+    expect(await screen.findByText("Phone numbers could not be loaded")).toBeInTheDocument();
+    expect(screen.getByText("The database is restarting")).toBeInTheDocument();
+
+    failing = false;
+    await user.click(screen.getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Main line")).toBeInTheDocument();
+    expect(screen.queryByText("Phone numbers could not be loaded")).toBeNull();
+  });
+
   it("shows a call to action when there is no number", async () => {
     const fetch = installFetchFake();
     serve(fetch, []);

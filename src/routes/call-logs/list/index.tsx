@@ -55,14 +55,7 @@ export default function CallLogListPage() {
       headerButtons={<ExportCallsButton filters={filters} sorters={sorters} />}
     >
       <CallFilters filters={filters} onChange={changeFilters} />
-      {tableQuery.isError && (
-        <ListLoadError
-          title={text.listFailed}
-          detail={tableQuery.error?.message}
-          retryLabel={text.retry}
-          onRetry={() => void tableQuery.refetch()}
-        />
-      )}
+      <ListLoadError query={tableQuery} title={text.listFailed} retryLabel={text.retry} />
       <CallTable
         tableProps={{
           ...tableProps,

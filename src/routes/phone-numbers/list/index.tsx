@@ -69,14 +69,7 @@ export default function PhoneNumberListPage() {
         ) : null
       }
     >
-      {tableQuery.isError && (
-        <ListLoadError
-          title={text.listFailed}
-          detail={tableQuery.error?.message}
-          retryLabel={text.retry}
-          onRetry={() => void tableQuery.refetch()}
-        />
-      )}
+      <ListLoadError query={tableQuery} title={text.listFailed} retryLabel={text.retry} />
       <PhoneNumberTable
         tableProps={tableProps}
         agents={agents}
