@@ -14,7 +14,13 @@ const PUBLIC_AGENT = /^\/public\/agent\/([^/]+)\/?$/;
 export function startEarlyRequests(pathname: string): void {
   const agent = PUBLIC_AGENT.exec(pathname);
   if (agent?.[1]) {
-    const path = `/agent/${encodeURIComponent(decodeURIComponent(agent[1]))}/public`;
+    let agentId = agent[1];
+    try {
+      agentId = decodeURIComponent(agentId);
+    } catch {
+      return; // a malformed %-escape: the page reports it, the entry script must not throw
+    }
+    const path = `/agent/${encodeURIComponent(agentId)}/public`;
     const request = fetch(`${API_URL}${path}`, { headers: { Accept: "application/json" } });
     request.catch(() => undefined); // a failure is the page's to handle when it takes the request
     early.set(path, request);

@@ -30,6 +30,8 @@ describe("the entry script starts the public agent's profile request before the 
   it("other pages start nothing", () => {
     const fetch = installFetchFake();
     for (const path of ["/dashboard", "/web-call/abc", "/public/agent/", "/public/agent/a/b", "/agent/private/x"]) startEarlyRequests(path);
+    // A malformed escape neither throws (it would stop the entry script) nor asks anything.
+    expect(() => startEarlyRequests("/public/agent/%E0%A4%A")).not.toThrow();
     expect(fetch.requests).toEqual([]);
   });
 });
