@@ -21,7 +21,7 @@ import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { VoiceProviderError, type VoiceProvider } from "../voice/types";
-import { canAffordCall, reserveCall, type WalletPolicy } from "../wallet/wallet";
+import { reserveCall, type WalletPolicy } from "../wallet/wallet";
 import type { CallRow } from "./repository";
 
 export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
@@ -54,11 +54,6 @@ export function assertToolsValid(agent: AgentRow): void {
   );
 }
 
-/** 403 insufficient_balance when the organisation's wallet is below MIN_BALANCE_USD. */
-export async function assertWalletCovers(ctx: CallContext, orgId: string): Promise<void> {
-  if (!(await canAffordCall(ctx.db, orgId, ctx.wallet))) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
-}
-
 /** The provider's assistant id for the agent; in Vapi mode an agent never saved there is saved first. */
 async function assistantIdFor(ctx: CallContext, agent: AgentRow): Promise<string | null> {
   if (ctx.voice.mode === "sandbox" || agent.providerAssistantId) return agent.providerAssistantId;
@@ -84,16 +79,8 @@ function refusal(error: VoiceProviderError): ApiError {
 export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): Promise<CallRow> {
   const { agent, phoneNumber } = input;
   assertToolsValid(agent);
-  await assertWalletCovers(ctx, agent.orgId);
   if (ctx.voice.mode === "vapi" && !phoneNumber.providerNumberId) {
     throw ApiError.badRequest("This phone number is not set up at Vapi yet: open it in Phone Numbers and save it again, then try again.");
-  }
-
-  let assistantId: string | null;
-  try {
-    assistantId = await assistantIdFor(ctx, agent);
-  } catch (error) {
-    throw error instanceof VoiceProviderError ? refusal(error) : error;
   }
 
   const scope = orgScope(ctx.db, agent.orgId);
@@ -114,8 +101,10 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
   );
   if (!reserved) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
 
+  // From here a failure removes the queued row again: a refused call leaves nothing behind.
   let placed: { providerCallId: string };
   try {
+    const assistantId = await assistantIdFor(ctx, agent);
     placed = await ctx.voice.startPhoneCall({
       callId: id,
       orgId: agent.orgId,

@@ -22,7 +22,7 @@ import { DAY_MS, HOUR_MS, SlidingWindowCounter, tooManyForAgent, tooManyForNumbe
 import { callsCsvStream, exportFileName } from "../calls/export";
 import { callConditions, countCallsExactly, listCalls } from "../calls/list";
 import { agentNameOf, countAgentCallsSince, findCall, toApiCall, toApiCallListItem } from "../calls/repository";
-import { assertToolsValid, assertWalletCovers, placeOutboundCall, type CallContext } from "../calls/service";
+import { assertToolsValid, placeOutboundCall, type CallContext } from "../calls/service";
 import type { AppConfig } from "../config";
 import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
@@ -224,7 +224,6 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
       if ((await countAgentCallsSince(scope, agent.id, new Date(Date.now() - DAY_MS))) >= limits.publicPerAgentPerDay) {
         throw rateLimited(tooManyForAgent(limits.publicPerAgentPerDay));
       }
-      await assertWalletCovers(ctx, agent.orgId);
       const slot = perNumber.take(number);
       if (slot === null) throw rateLimited(tooManyForNumber(limits.publicPerNumberPerHour));
 

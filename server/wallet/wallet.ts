@@ -61,14 +61,10 @@ async function callsHolding(db: Db, orgId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** Whether the balance less the holds of the calls not ended yet is still at least MIN_BALANCE_USD. */
 async function affords(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
   const [balance, holding] = await Promise.all([balanceOf(db, orgId, policy), policy.callHoldMicros > 0 ? callsHolding(db, orgId) : 0]);
   return balance - holding * policy.callHoldMicros >= policy.minBalanceMicros;
-}
-
-/** Whether the organisation may place a call now (balance less the holds of unfinished calls ≥ MIN_BALANCE_USD). */
-export function canAffordCall(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
-  return affords(db, orgId, policy);
 }
 
 /**
