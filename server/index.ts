@@ -49,10 +49,14 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const app = await buildApp({ config, database });
     const demoLines: string[] = [];
     const demo = await seedDemo(database.db, config, { print: (line) => demoLines.push(line) });
-    // PGlite has no autovacuum daemon: refresh the planner's statistics once per start instead, so the
-    // call list's plans and its estimated totals follow the data (tens of milliseconds at demo size).
-    if (database.kind === "pglite") await database.db.execute(sql`analyze`);
     await app.listen({ port: config.port, host: config.host });
+    // PGlite has no autovacuum daemon: refresh the planner's statistics once per start instead, so the
+    // call list's plans and its estimated totals follow the data. After listening, so a large embedded
+    // database does not delay start-up (requests meanwhile wait on PGlite's one connection at most).
+    if (database.kind === "pglite") {
+      const analyzed = database;
+      void analyzed.db.execute(sql`analyze`).catch((error: unknown) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
+    }
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
     print(database.kind === "pglite" ? `database: PGlite (${database.location})` : `database: PostgreSQL (${database.location})`);
