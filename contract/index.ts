@@ -2,6 +2,7 @@ export * from "./api";
 export * from "./config";
 export * from "./errors";
 export * from "./organization";
+export * from "./invitation";
 export * from "./permissions";
 export * from "./roles";
 export * from "./paging";

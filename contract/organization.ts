@@ -22,7 +22,4 @@ export const inviteResponseSchema = z.object({
 });
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;
 
-/** The console page an invitation link opens (local accounts). */
-export const invitationPath = (invitationId: string) => `/invitation/${encodeURIComponent(invitationId)}`;
-
 export const organizationParamsSchema = z.object({ organizationId: z.string().min(1).max(200) });

@@ -13,7 +13,7 @@ import { bearer } from "better-auth/plugins/bearer";
 import { organization } from "better-auth/plugins/organization";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { invitationPath, normaliseRole } from "../../contract";
+import { INVITATION_TTL_DAYS, invitationPath, normaliseRole } from "../../contract";
 import type { AppConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
@@ -22,7 +22,7 @@ import { storedRole } from "./roles";
 import { SessionCache } from "./session-cache";
 import type { AuthProvider, Identity, InvitationRequest } from "./types";
 
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
 export const MIN_PASSWORD_LENGTH = 8;
 
 /**

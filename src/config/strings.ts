@@ -2,6 +2,8 @@
  * Every sentence a person reads in the console, in one place, so the screens and the tests share them.
  * The wording of the spec's strings (sidebar, invitation, shared-agent link) is kept exactly.
  */
+import { INVITATION_TTL_DAYS } from "../../contract/invitation";
+
 export const strings = {
   appName: "Voice Agents",
   loading: "Loading",
@@ -108,7 +110,7 @@ export const strings = {
     // Local accounts send no email: the admin hands the link over.
     linkTitle: "Share the invitation link",
     linkIntro: (email: string) =>
-      `Send this link to ${email}. They join by opening it and signing up or signing in with that email. It works once and expires in 7 days.`,
+      `Send this link to ${email}. They join by opening it and signing up or signing in with that email. It works once and expires in ${INVITATION_TTL_DAYS} days.`,
     done: "Done",
   },
 
