@@ -3,12 +3,10 @@
  * batches (server/calls/list.ts callBatches), so a large export never sits in memory whole.
  */
 import { Readable } from "node:stream";
-import type { SQL } from "drizzle-orm";
 import { CALL_EXPORT_COLUMNS, type CallFilters } from "../../contract";
-import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { microsToUsd } from "../wallet/money";
-import { callBatches } from "./list";
+import { callBatches, type CallQuery } from "./list";
 import type { CallListRow } from "./repository";
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"). */
@@ -53,10 +51,10 @@ export function csvRow(row: CallListRow): string {
 export const exportFileName = (now = new Date()) => `calls-${now.toISOString().slice(0, 10)}.csv`;
 
 /** The CSV as a stream: the header, then every matching row in the list's order. */
-export function callsCsvStream(db: Db, scope: OrgScope, where: SQL, filters: CallFilters): Readable {
+export function callsCsvStream(db: Db, query: CallQuery, filters: CallFilters): Readable {
   async function* lines(): AsyncGenerator<string> {
     yield CSV_HEADER;
-    for await (const batch of callBatches(db, scope, where, filters)) yield batch.map(csvRow).join("");
+    for await (const batch of callBatches(db, query, filters)) yield batch.map(csvRow).join("");
   }
   return Readable.from(lines(), { objectMode: false });
 }

@@ -31,8 +31,17 @@
  * Paging: the page's ids are found first (an index-only scan of (org_id, started_at, id) when there is
  * no other filter, so deep pages skip the heap), then only those 20 rows are read with their agent's name.
  * The export walks the same order in keyset batches (the sort value and id of the last row sent).
+ *
+ * Compiled shapes: building these statements with drizzle cost more CPU than PostgreSQL spent running
+ * a first page (about 1 ms a request in a bench:calls profile), and the text only depends on the
+ * request's shape: which filters are present, how many values each list filter holds, which parts the
+ * search has, and the sort. `callQuery` turns a request into that shape's key and the values of its
+ * placeholders; each statement is built once per key (`compiled`, at most COMPILED_SHAPES_KEPT kept,
+ * least recently used dropped) and then only run with new values. The statements stay unnamed: a named
+ * (server-side prepared) statement lets PostgreSQL switch to one generic plan after five runs, and
+ * the best plan for a search depends on the word searched.
  */
-import { and, asc, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, fillPlaceholders, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { CALL_LIST_EXACT_COUNT_LIMIT, type CallFilters } from "../../contract";
 import type { OrgScope } from "../data/orgScope";
@@ -70,9 +79,84 @@ const listColumns = {
   createdAt: calls.createdAt,
 } satisfies Record<keyof CallListRow, unknown>;
 
-/** The organisation condition every query in this file starts from. */
-function orgCalls(scope: OrgScope): SQL {
-  return eq(calls.orgId, scope.orgId);
+type Values = Record<string, unknown>;
+const slot = (name: string) => sql.placeholder(name);
+
+/**
+ * Unnamed: node-postgres then sends the statement without a server-side name, so PostgreSQL plans it
+ * with each request's values (see "Compiled shapes" above). Drizzle types the name as required; it
+ * passes it through to the driver, and PGlite ignores it.
+ */
+const UNNAMED = undefined as unknown as string;
+
+/** Statements kept per database (least recently used dropped first): see "Compiled shapes" above. */
+export const COMPILED_SHAPES_KEPT = 500;
+
+/** Built statements by key, at most `limit`, the least recently used dropped first. */
+export class CompiledStatements {
+  private readonly statements = new Map<string, unknown>();
+
+  constructor(private readonly limit = COMPILED_SHAPES_KEPT) {}
+
+  get size(): number {
+    return this.statements.size;
+  }
+
+  /** The statement `key` names, built by `build` the first time (or again after it was dropped). */
+  get<T>(key: string, build: () => T): T {
+    if (this.statements.has(key)) {
+      const statement = this.statements.get(key) as T;
+      // Most recently used last, so the Map's first key is the one to drop.
+      this.statements.delete(key);
+      this.statements.set(key, statement);
+      return statement;
+    }
+    const statement = build();
+    this.statements.set(key, statement);
+    if (this.statements.size > this.limit) this.statements.delete(this.statements.keys().next().value as string);
+    return statement;
+  }
+}
+
+/** Per database: a test process may hold several, and a statement belongs to its database's session. */
+const compiledByDb = new WeakMap<Db, CompiledStatements>();
+
+function compiled<T>(db: Db, key: string, build: () => T): T {
+  let statements = compiledByDb.get(db);
+  if (!statements) compiledByDb.set(db, (statements = new CompiledStatements()));
+  return statements.get(key, build);
+}
+
+/** How many statements are compiled for `db` (tests). */
+export const compiledStatementCount = (db: Db) => compiledByDb.get(db)?.size ?? 0;
+
+/**
+ * A request's filters: the shape `key` (equal keys build equal SQL), the `values` of its placeholders,
+ * and its WHERE condition with placeholders, the organisation's first (built only when the shape is new).
+ */
+export interface CallQuery {
+  key: string;
+  values: Values;
+  where: () => SQL;
+}
+
+/** The pieces a CallQuery is made of: each term adds its key, its values and its condition. */
+class Terms {
+  readonly keys: string[] = [];
+  readonly values: Values = {};
+  readonly conditions: (() => SQL | undefined)[] = [];
+
+  add(key: string, values: Values, condition: () => SQL | undefined): void {
+    this.keys.push(key);
+    Object.assign(this.values, values);
+    this.conditions.push(condition);
+  }
+
+  /** `column` equals one of `list`: one placeholder per value, so the key holds the count. */
+  oneOf(name: string, column: PgColumn, list: readonly string[]): void {
+    const names = list.map((_, index) => `${name}${index}`);
+    this.add(`${name}${list.length}`, Object.fromEntries(names.map((slotName, index) => [slotName, list[index]])), () => inArray(column, names.map(slot)));
+  }
 }
 
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -80,43 +164,55 @@ const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 /** LIKE pattern for "contains `text`" (the wildcards in `text` taken literally). */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The search box's condition (see the file comment), or undefined for a blank search. */
-async function searchCondition(db: Db, scope: OrgScope, raw: string | undefined): Promise<SQL | undefined> {
-  const text = raw?.trim();
-  if (!text) return undefined;
-  const parts: SQL[] = [];
-  if (UUID_PATTERN.test(text)) parts.push(eq(calls.id, text.toLowerCase()));
-  const digits = text.replace(/\D/g, "");
-  if (NUMBER_LIKE.test(text) && digits.length >= 3) parts.push(sql`${calls.searchDigits} like ${`%${digits}%`}`);
-  parts.push(ilike(calls.customerName, containsPattern(text)));
-  const agentIds = (
-    await db
+/** The organisation's agents whose name contains the text (the agent-name part of a search). */
+function agentsNamedLike(db: Db) {
+  return compiled(db, "agents named like", () =>
+    db
       .select({ id: agents.id })
       .from(agents)
-      .where(and(eq(agents.orgId, scope.orgId), ilike(agents.name, containsPattern(text))))
-  ).map((agent) => agent.id);
-  if (agentIds.length > 0) parts.push(inArray(calls.agentId, agentIds));
-  if (/[\p{L}\p{N}]/u.test(text)) parts.push(sql`${calls.searchDocument} @@ plainto_tsquery('simple', ${text})`);
-  return or(...parts);
+      .where(and(eq(agents.orgId, slot("orgId")), ilike(agents.name, slot("namePattern"))))
+      .prepare(UNNAMED),
+  );
 }
 
-/** Every condition of the filters, the organisation's first. */
-export async function callConditions(db: Db, scope: OrgScope, filters: CallFilters): Promise<SQL> {
-  const conditions: (SQL | undefined)[] = [orgCalls(scope)];
-  if (filters.startDate) conditions.push(gte(calls.startedAt, dayStart(filters.startDate)));
-  if (filters.endDate) conditions.push(lt(calls.startedAt, new Date(dayStart(filters.endDate).getTime() + DAY_MS)));
-  if (filters.agentId) conditions.push(eq(calls.agentId, filters.agentId));
-  if (filters.campaignId) conditions.push(eq(calls.campaignId, filters.campaignId));
-  if (filters.status) conditions.push(inArray(calls.status, filters.status));
-  if (filters.type) conditions.push(inArray(calls.type, filters.type));
-  if (filters.endedReason) conditions.push(inArray(calls.endedReason, filters.endedReason));
-  if (filters.successEvaluation) conditions.push(inArray(calls.successEvaluation, filters.successEvaluation));
-  if (filters.durationMin !== undefined) conditions.push(gte(calls.durationSeconds, filters.durationMin));
-  if (filters.durationMax !== undefined) conditions.push(lte(calls.durationSeconds, filters.durationMax));
-  if (filters.costMin !== undefined) conditions.push(gte(calls.costMicros, usdToMicros(filters.costMin)));
-  if (filters.costMax !== undefined) conditions.push(lte(calls.costMicros, usdToMicros(filters.costMax)));
-  conditions.push(await searchCondition(db, scope, filters.search));
-  return and(...conditions) as SQL;
+/** The search box's parts (see the file comment), ORed into one term; nothing for a blank search. */
+async function addSearch(db: Db, scope: OrgScope, raw: string | undefined, terms: Terms): Promise<void> {
+  const text = raw?.trim();
+  if (!text) return;
+  const parts = new Terms();
+  if (UUID_PATTERN.test(text)) parts.add("id", { searchId: text.toLowerCase() }, () => eq(calls.id, slot("searchId")));
+  const digits = text.replace(/\D/g, "");
+  if (NUMBER_LIKE.test(text) && digits.length >= 3) parts.add("digits", { searchDigits: `%${digits}%` }, () => sql`${calls.searchDigits} like ${slot("searchDigits")}`);
+  const namePattern = containsPattern(text);
+  parts.add("name", { namePattern }, () => ilike(calls.customerName, slot("namePattern")));
+  const agentIds = (await agentsNamedLike(db).execute({ orgId: scope.orgId, namePattern })).map((agent) => agent.id);
+  if (agentIds.length > 0) parts.oneOf("searchAgent", calls.agentId, agentIds);
+  if (/[\p{L}\p{N}]/u.test(text)) parts.add("words", { searchWords: text }, () => sql`${calls.searchDocument} @@ plainto_tsquery('simple', ${slot("searchWords")})`);
+  terms.add(`search(${parts.keys.join(",")})`, parts.values, () => or(...parts.conditions.map((condition) => condition())));
+}
+
+/** A request's filters as a CallQuery (see "Compiled shapes" in the file comment). */
+export async function callQuery(db: Db, scope: OrgScope, filters: CallFilters): Promise<CallQuery> {
+  const terms = new Terms();
+  terms.add("org", { orgId: scope.orgId }, () => eq(calls.orgId, slot("orgId")));
+  // Timestamps as ISO text: placeholder values go to the driver as they are (no column mapping).
+  if (filters.startDate) terms.add("from", { from: dayStart(filters.startDate).toISOString() }, () => gte(calls.startedAt, slot("from")));
+  if (filters.endDate) {
+    const until = new Date(dayStart(filters.endDate).getTime() + DAY_MS).toISOString();
+    terms.add("until", { until }, () => lt(calls.startedAt, slot("until")));
+  }
+  if (filters.agentId) terms.add("agent", { agentId: filters.agentId }, () => eq(calls.agentId, slot("agentId")));
+  if (filters.campaignId) terms.add("campaign", { campaignId: filters.campaignId }, () => eq(calls.campaignId, slot("campaignId")));
+  if (filters.status) terms.oneOf("status", calls.status, filters.status);
+  if (filters.type) terms.oneOf("type", calls.type, filters.type);
+  if (filters.endedReason) terms.oneOf("endedReason", calls.endedReason, filters.endedReason);
+  if (filters.successEvaluation) terms.oneOf("success", calls.successEvaluation, filters.successEvaluation);
+  if (filters.durationMin !== undefined) terms.add("durationMin", { durationMin: filters.durationMin }, () => gte(calls.durationSeconds, slot("durationMin")));
+  if (filters.durationMax !== undefined) terms.add("durationMax", { durationMax: filters.durationMax }, () => lte(calls.durationSeconds, slot("durationMax")));
+  if (filters.costMin !== undefined) terms.add("costMin", { costMin: usdToMicros(filters.costMin) }, () => gte(calls.costMicros, slot("costMin")));
+  if (filters.costMax !== undefined) terms.add("costMax", { costMax: usdToMicros(filters.costMax) }, () => lte(calls.costMicros, slot("costMax")));
+  await addSearch(db, scope, filters.search, terms);
+  return { key: terms.keys.join(","), values: terms.values, where: () => and(...terms.conditions.map((condition) => condition())) as SQL };
 }
 
 type SortSpec = Pick<CallFilters, "sortBy" | "sortOrder">;
@@ -135,33 +231,45 @@ function orderBy({ sortBy, sortOrder }: SortSpec): SQL[] {
 }
 
 /**
- * Rows after the one whose sort value is `cursor` (the column as text: exact, where a JS Date would
- * drop the microseconds) and id `lastId`, in the order of `sort` (keyset).
+ * Rows after the one whose sort value is the placeholder `cursor` (the column as text: exact, where a
+ * JS Date would drop the microseconds) and id `lastId`, in the order of `sort` (keyset). `cursorIsNull`:
+ * the last row had no sort value (no duration or cost yet).
  */
-function after(sort: SortSpec, cursor: string | null, lastId: string): SQL {
+function after(sort: SortSpec, cursorIsNull: boolean): SQL {
   const column = sortColumn(sort.sortBy);
   const later = sort.sortOrder === "asc";
-  const idAfter = later ? sql`${calls.id} > ${lastId}` : sql`${calls.id} < ${lastId}`;
-  if (cursor === null) {
+  const idAfter = later ? sql`${calls.id} > ${slot("lastId")}` : sql`${calls.id} < ${slot("lastId")}`;
+  if (cursorIsNull) {
     // Nulls are the smallest: first when ascending, last when descending.
     return later ? sql`((${column} is null and ${idAfter}) or ${column} is not null)` : sql`(${column} is null and ${idAfter})`;
   }
-  const bound = sort.sortBy === "startedAt" ? sql`${cursor}::timestamptz` : sql`${cursor}::bigint`;
+  const bound = sort.sortBy === "startedAt" ? sql`${slot("cursor")}::timestamptz` : sql`${slot("cursor")}::bigint`;
   const beyond = later ? sql`${column} > ${bound}` : sql`(${column} < ${bound} or ${column} is null)`;
   return sql`(${beyond} or (${column} = ${bound} and ${idAfter}))`;
-}
-
-/** Both drivers answer raw SQL with {rows}. */
-async function rawRows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** Above this many rows by the planner's estimate the list does not count at all (see the file comment). */
 export const CALL_LIST_ESTIMATE_ONLY_ABOVE = 20_000;
 
-/** The planner's estimate of the rows matching `where` (EXPLAIN: planning only, nothing is read). */
-async function estimateCalls(db: Db, where: SQL): Promise<number> {
-  const plan = await rawRows<{ "QUERY PLAN": unknown }>(db, sql`explain (format json) ${db.select({ one: sql`1` }).from(calls).where(where)}`);
+/** Raw text with drizzle's parameter list (placeholders in it), for what drizzle cannot prepare (EXPLAIN). */
+interface RawStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Both drivers under drizzle (node-postgres' Pool, PGlite) answer query(text, values) with {rows}. */
+async function runRaw<T>(db: Db, statement: RawStatement, values: Values): Promise<T[]> {
+  const client = (db as unknown as { $client: { query: (text: string, values: unknown[]) => Promise<{ rows: T[] }> } }).$client;
+  return (await client.query(statement.sql, fillPlaceholders(statement.params, values))).rows;
+}
+
+/** The planner's estimate of the rows matching the query (EXPLAIN: planning only, nothing is read). */
+async function estimateCalls(db: Db, query: CallQuery): Promise<number> {
+  const statement = compiled(db, `estimate ${query.key}`, (): RawStatement => {
+    const select = db.select({ one: sql`1` }).from(calls).where(query.where()).toSQL();
+    return { sql: `explain (format json) ${select.sql}`, params: select.params };
+  });
+  const plan = await runRaw<{ "QUERY PLAN": unknown }>(db, statement, query.values);
   const json = plan[0]?.["QUERY PLAN"];
   const parsed = (typeof json === "string" ? JSON.parse(json) : json) as [{ Plan: { "Plan Rows": number } }] | undefined;
   return Math.round(parsed?.[0]?.Plan["Plan Rows"] ?? 0);
@@ -170,36 +278,49 @@ async function estimateCalls(db: Db, where: SQL): Promise<number> {
 /** The list's total: see the file comment. */
 export async function countCalls(
   db: Db,
-  where: SQL,
+  query: CallQuery,
   exactLimit = CALL_LIST_EXACT_COUNT_LIMIT,
   estimateOnlyAbove = CALL_LIST_ESTIMATE_ONLY_ABOVE,
 ): Promise<{ total: number; isEstimate: boolean }> {
-  const estimate = await estimateCalls(db, where);
+  const estimate = await estimateCalls(db, query);
   if (estimate > estimateOnlyAbove) return { total: estimate, isEstimate: true };
-  const capped = db.select({ one: sql`1` }).from(calls).where(where).limit(exactLimit + 1).as("capped");
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
+  const counted = compiled(db, `capped count ${query.key}`, () => {
+    const capped = db.select({ one: sql`1` }).from(calls).where(query.where()).limit(slot("countUpTo")).as("capped");
+    return db.select({ n: sql<number>`count(*)::int` }).from(capped).prepare(UNNAMED);
+  });
+  const [row] = await counted.execute({ ...query.values, countUpTo: exactLimit + 1 });
   const n = Number(row?.n ?? 0);
   if (n <= exactLimit) return { total: n, isEstimate: false };
   return { total: Math.max(estimate, n), isEstimate: true };
 }
 
 /** Exact number of calls matching (the export's progress header). */
-export async function countCallsExactly(db: Db, where: SQL): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(calls).where(where);
+export async function countCallsExactly(db: Db, query: CallQuery): Promise<number> {
+  const counted = compiled(db, `count ${query.key}`, () =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(calls)
+      .where(query.where())
+      .prepare(UNNAMED),
+  );
+  const [row] = await counted.execute(query.values);
   return Number(row?.n ?? 0);
 }
 
-/** One page of rows matching `where` (from callConditions) in the order of `sort`. */
-async function pageRows(db: Db, scope: OrgScope, where: SQL, sort: SortSpec, limit: number, offset: number): Promise<CallListRow[]> {
-  const page = db.select({ pageId: calls.id }).from(calls).where(where).orderBy(...orderBy(sort)).limit(limit).offset(offset).as("page");
-  const rows = await db
-    .select(listColumns)
-    .from(calls)
-    .innerJoin(page, eq(page.pageId, calls.id))
-    .leftJoin(agents, and(eq(agents.id, calls.agentId), eq(agents.orgId, scope.orgId)))
-    .where(orgCalls(scope))
-    .orderBy(...orderBy(sort));
-  return rows;
+/** One page of the query's rows in the order of `sort`. */
+async function pageRows(db: Db, query: CallQuery, sort: SortSpec, limit: number, offset: number): Promise<CallListRow[]> {
+  const statement = compiled(db, `page ${query.key} ${sort.sortBy} ${sort.sortOrder}`, () => {
+    const page = db.select({ pageId: calls.id }).from(calls).where(query.where()).orderBy(...orderBy(sort)).limit(slot("limit")).offset(slot("offset")).as("page");
+    return db
+      .select(listColumns)
+      .from(calls)
+      .innerJoin(page, eq(page.pageId, calls.id))
+      .leftJoin(agents, and(eq(agents.id, calls.agentId), eq(agents.orgId, slot("orgId"))))
+      .where(eq(calls.orgId, slot("orgId")))
+      .orderBy(...orderBy(sort))
+      .prepare(UNNAMED);
+  });
+  return statement.execute({ ...query.values, limit, offset });
 }
 
 export interface CallListPage {
@@ -209,29 +330,34 @@ export interface CallListPage {
 }
 
 export async function listCalls(db: Db, scope: OrgScope, filters: CallFilters, page: number, limit: number): Promise<CallListPage> {
-  const where = await callConditions(db, scope, filters);
-  const [rows, count] = await Promise.all([pageRows(db, scope, where, filters, limit, (page - 1) * limit), countCalls(db, where)]);
+  const query = await callQuery(db, scope, filters);
+  const [rows, count] = await Promise.all([pageRows(db, query, filters, limit, (page - 1) * limit), countCalls(db, query)]);
   return { rows, total: count.total, totalIsEstimate: count.isEstimate };
 }
 
 export const EXPORT_BATCH_SIZE = 1000;
 
-/** Every row matching `where`, in the list's order, `batchSize` at a time (keyset: never all in memory). */
-export async function* callBatches(db: Db, scope: OrgScope, where: SQL, sort: SortSpec, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<CallListRow[]> {
-  const cursorColumn = sql<string | null>`${sortColumn(sort.sortBy)}::text`;
-  let last: { cursor: string | null; id: string } | undefined;
+/** Every row of the query, in the list's order, `batchSize` at a time (keyset: never all in memory). */
+export async function* callBatches(db: Db, query: CallQuery, sort: SortSpec, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<CallListRow[]> {
+  // Three statements per shape and sort: the first batch, after a row with a sort value, after one without.
+  const batch = (position: "first" | "after value" | "after null") =>
+    compiled(db, `batch ${position} ${query.key} ${sort.sortBy} ${sort.sortOrder}`, () =>
+      db
+        .select({ ...listColumns, cursor: sql<string | null>`${sortColumn(sort.sortBy)}::text` })
+        .from(calls)
+        .leftJoin(agents, and(eq(agents.id, calls.agentId), eq(agents.orgId, slot("orgId"))))
+        .where(position === "first" ? query.where() : and(query.where(), after(sort, position === "after null")))
+        .orderBy(...orderBy(sort))
+        .limit(slot("batchSize"))
+        .prepare(UNNAMED),
+    );
+  let last: { cursor: string | null; lastId: string } | undefined;
   for (;;) {
-    const condition = last ? and(where, after(sort, last.cursor, last.id)) : where;
-    const rows = await db
-      .select({ ...listColumns, cursor: cursorColumn })
-      .from(calls)
-      .leftJoin(agents, and(eq(agents.id, calls.agentId), eq(agents.orgId, scope.orgId)))
-      .where(and(orgCalls(scope), condition))
-      .orderBy(...orderBy(sort))
-      .limit(batchSize);
+    const statement = batch(!last ? "first" : last.cursor === null ? "after null" : "after value");
+    const rows = await statement.execute({ ...query.values, ...last, batchSize });
     if (rows.length > 0) yield rows;
     if (rows.length < batchSize) return;
-    const end = rows[rows.length - 1] as { cursor: string | null; id: string };
-    last = { cursor: end.cursor, id: end.id };
+    const end = rows[rows.length - 1]!;
+    last = { cursor: end.cursor, lastId: end.id };
   }
 }

@@ -20,7 +20,7 @@ import {
 import { findAgent, findAgentInAnyOrganisation } from "../agents/repository";
 import { DAY_MS, HOUR_MS, SlidingWindowCounter, tooManyForAgent, tooManyForNumber, tooManyFromClient } from "../calls/limits";
 import { callsCsvStream, exportFileName } from "../calls/export";
-import { callConditions, countCallsExactly, listCalls } from "../calls/list";
+import { callQuery, countCallsExactly, listCalls } from "../calls/list";
 import { agentNameOf, countAgentCallsSince, findCall, toApiCall, toApiCallListItem } from "../calls/repository";
 import { assertToolsValid, placeOutboundCall, type CallContext } from "../calls/service";
 import type { AppConfig } from "../config";
@@ -111,15 +111,15 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
       const scope = request.requireOrg();
       if (!can(identity.role, "call", "list")) throw ApiError.forbidden("Your role may not export calls.");
       const filters = request.query;
-      const where = await callConditions(db, scope, filters);
-      const total = await countCallsExactly(db, where);
+      const query = await callQuery(db, scope, filters);
+      const total = await countCallsExactly(db, query);
       return reply
         .header("content-type", "text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="${exportFileName()}"`)
         .header("x-total-count", String(total))
         .header("cache-control", "no-store")
         // A stream skips the response serializer; the 200 schema above documents the CSV for OpenAPI.
-        .send(callsCsvStream(db, scope, where, filters) as unknown as string);
+        .send(callsCsvStream(db, query, filters) as unknown as string);
     },
   );
 

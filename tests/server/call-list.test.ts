@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CALL_EXPORT_COLUMNS, type CallListItem, type CallListResponse } from "../../contract";
-import { callBatches, callConditions, countCalls } from "../../server/calls/list";
+import { callBatches, callQuery, CompiledStatements, compiledStatementCount, countCalls } from "../../server/calls/list";
 import { csvCell } from "../../server/calls/export";
 import { orgScope } from "../../server/data/orgScope";
 import type { Database } from "../../server/db/client";
@@ -314,17 +314,43 @@ describe("GET /call/", () => {
     expect((await app.inject({ method: "GET", url: "/api/call/export" })).statusCode).toBe(401);
   });
 
+  it("builds each query shape's statements once, then runs them with each request's values", async () => {
+    await list("status=queued&startDate=2026-03-01");
+    const compiled = compiledStatementCount(database.db);
+    // Same shape (one status, a start date), other values: nothing new is built, and the answer is the new values'.
+    expect(await keys("status=ended&startDate=2026-03-06")).toEqual(["grace", "alan"]);
+    expect(await keys("status=queued&startDate=2026-03-01")).toEqual(["queued"]);
+    expect(await keys("status=queued&startDate=2026-03-02")).toEqual([]);
+    expect(await keys("status=ended&startDate=2026-03-06", other.token)).toEqual([]);
+    expect(compiledStatementCount(database.db)).toBe(compiled);
+    // Two statuses is another shape.
+    expect(await keys("status=queued,in-progress&startDate=2026-03-01")).toEqual(["queued"]);
+    expect(compiledStatementCount(database.db)).toBeGreaterThan(compiled);
+  });
+
+  it("keeps a bounded number of compiled statements, dropping the least recently used", () => {
+    const statements = new CompiledStatements(2);
+    const built: string[] = [];
+    const get = (key: string) => statements.get(key, () => (built.push(key), `statement ${key}`));
+    expect([get("a"), get("b"), get("a")]).toEqual(["statement a", "statement b", "statement a"]);
+    get("c"); // drops b, the least recently used
+    expect(statements.size).toBe(2);
+    get("a");
+    get("b");
+    expect(built).toEqual(["a", "b", "c", "b"]);
+  });
+
   it("counts exactly up to the limit, then says the total is an estimate", async () => {
     const scope = orgScope(database.db, org.orgId);
     const filters = { sortBy: "startedAt", sortOrder: "desc" } as const;
-    const where = await callConditions(database.db, scope, filters);
+    const query = await callQuery(database.db, scope, filters);
     // Counted: exact up to the limit, then flagged as an estimate (at least limit + 1).
-    expect(await countCalls(database.db, where, 7, 1_000_000)).toEqual({ total: 7, isEstimate: false });
-    const capped = await countCalls(database.db, where, 3, 1_000_000);
+    expect(await countCalls(database.db, query, 7, 1_000_000)).toEqual({ total: 7, isEstimate: false });
+    const capped = await countCalls(database.db, query, 3, 1_000_000);
     expect(capped.isEstimate).toBe(true);
     expect(capped.total).toBeGreaterThanOrEqual(4);
     // The planner expects more than the threshold: its estimate, not counted.
-    const estimated = await countCalls(database.db, where, 10_000, 0);
+    const estimated = await countCalls(database.db, query, 10_000, 0);
     expect(estimated.isEstimate).toBe(true);
     expect(estimated.total).toBeGreaterThan(0);
   });
@@ -365,9 +391,9 @@ describe("GET /call/export", () => {
       { sortBy: "cost", sortOrder: "desc" },
       { sortBy: "cost", sortOrder: "asc" },
     ] as const) {
-      const where = await callConditions(database.db, scope, sort);
+      const query = await callQuery(database.db, scope, sort);
       const batched: string[] = [];
-      for await (const batch of callBatches(database.db, scope, where, sort, 2)) batched.push(...batch.map((row) => row.id));
+      for await (const batch of callBatches(database.db, query, sort, 2)) batched.push(...batch.map((row) => row.id));
       const listed = (await list(`limit=100&sortBy=${sort.sortBy}&sortOrder=${sort.sortOrder}`)).data.map((item) => item.id);
       expect(batched, JSON.stringify(sort)).toEqual(listed);
     }
