@@ -7,6 +7,8 @@
 //
 // PostgreSQL (TEST_DATABASE_URL; a fresh database, dropped at the end): 100,000 and 1,000,000 calls.
 // PGlite: 100,000. --quick: 100,000 on PostgreSQL and 20,000 on PGlite, fewer iterations (CI).
+// --keep leaves the PostgreSQL database in place; --database=NAME measures such a kept one again
+// without loading (for trying a change to the list against the same million calls).
 // Target on PostgreSQL with 1,000,000 calls: p95 ≤ 30 ms for every case, API ≤ 2× the bare SQL.
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -22,6 +24,8 @@ const QUICK = process.argv.includes("--quick");
 const KEEP = process.argv.includes("--keep");
 /** --sizes=1000000,…: only these PostgreSQL sizes, and no PGlite run. */
 const SIZES = process.argv.find((arg) => arg.startsWith("--sizes="))?.slice("--sizes=".length).split(",").map(Number) ?? null;
+/** --database=NAME: measure a database an earlier --keep run left (no loading), then keep it. */
+const REUSE = process.argv.find((arg) => arg.startsWith("--database="))?.slice("--database=".length) ?? null;
 const ITERATIONS = QUICK ? 40 : 200;
 const WARMUP = QUICK ? 5 : 20;
 const PG_URL = process.env.TEST_DATABASE_URL || null;
@@ -156,38 +160,67 @@ async function signUpWithOrganisation(app: FastifyInstance): Promise<string> {
   return token;
 }
 
+/** The bench user of a kept database, signed in again, with its organisation active. */
+async function signInAgain(app: FastifyInstance, database: Database): Promise<{ token: string; orgId: string; n: number }> {
+  const rows = async <T>(query: string) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const [user] = await rows<{ email: string }>("select email from users where email like 'bench-%@example.com' limit 1");
+  const [org] = await rows<{ id: string }>("select org_id as id from calls group by org_id order by count(*) desc limit 1");
+  if (!user || !org) throw new Error("--database: no bench user or no calls in that database");
+  const signIn = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email: user.email, password: PASSWORD } });
+  if (signIn.statusCode !== 200) throw new Error(`sign-in: ${signIn.body}`);
+  const token = (signIn.json() as { token: string }).token;
+  const active = await app.inject({ method: "POST", url: "/api/auth/organization/set-active", headers: { authorization: `Bearer ${token}` }, payload: { organizationId: org.id } });
+  if (active.statusCode !== 200) throw new Error(`set-active: ${active.body}`);
+  const [count] = await rows<{ n: number }>(`select count(*)::int as n from calls where org_id = '${org.id}'`);
+  return { token, orgId: org.id, n: Number(count?.n ?? 0) };
+}
+
+/** Creates 5 agents and loads `n` calls into the signed-in organisation; answers its id. */
+async function loadIntoOrganisation(app: FastifyInstance, database: Database, headers: Record<string, string>, label: string, n: number): Promise<string> {
+  const agentIds: string[] = [];
+  for (const name of ["Sales Sam", "Support Sue", "Billing Bob", "Booking Beth", "Survey Stan"]) {
+    const response = await app.inject({ method: "POST", url: "/api/agent/", headers, payload: { agent_name: name } });
+    if (response.statusCode !== 201) throw new Error(`agent: ${response.body}`);
+    agentIds.push((response.json() as { data: { id: string } }).data.id);
+  }
+  const orgId = (await database.db.execute(`select org_id from agents where id = '${agentIds[0]}'`) as unknown as { rows: { org_id: string }[] }).rows[0]!.org_id;
+  const exec = (query: string) => database.db.execute(query);
+
+  const loadStart = performance.now();
+  // Loading is faster without the secondary indexes; they are rebuilt afterwards, as the migration made them.
+  const secondary = (await database.db.execute(
+    "select indexname, indexdef from pg_indexes where tablename = 'calls' and indexname <> 'calls_pkey' and indexdef not like 'CREATE UNIQUE%'",
+  )) as unknown as { rows: { indexname: string; indexdef: string }[] };
+  for (const index of secondary.rows) await exec(`drop index ${index.indexname}`);
+  await loadCalls(exec, orgId, agentIds, n);
+  if (database.kind === "postgres") {
+    // One statement (the pool may hand each query another connection): the memory setting and the builds.
+    await exec(`begin; set local maintenance_work_mem = '256MB'; ${secondary.rows.map((index) => `${index.indexdef};`).join(" ")} commit;`);
+  } else {
+    // PGlite: one connection, one command per query.
+    for (const index of secondary.rows) await exec(index.indexdef);
+  }
+  await exec("vacuum analyze calls");
+  const loadSeconds = (performance.now() - loadStart) / 1000;
+  console.log(`${label}: loaded ${n.toLocaleString("en")} calls in ${loadSeconds.toFixed(1)} s`);
+  return orgId;
+}
+
 async function benchDatabase(database: Database, label: string, n: number): Promise<Result[]> {
   const config = loadConfig({ NODE_ENV: "production", BETTER_AUTH_SECRET: randomUUID() + randomUUID(), RATE_LIMIT_PER_MINUTE: "1000000", LOG_LEVEL: "silent", SEED_DEMO: "false", PUBLIC_URL: "http://localhost:3000", CONSOLE_DIR: "/nonexistent/console", DATA_DIR: `/tmp/vap-bench-${process.pid}` });
   const app = await buildApp({ config, database, logger: false });
   try {
-    const token = await signUpWithOrganisation(app);
+    const reused = REUSE ? await signInAgain(app, database) : null;
+    const token = reused?.token ?? (await signUpWithOrganisation(app));
     const headers = { authorization: `Bearer ${token}` };
-    const agentIds: string[] = [];
-    for (const name of ["Sales Sam", "Support Sue", "Billing Bob", "Booking Beth", "Survey Stan"]) {
-      const response = await app.inject({ method: "POST", url: "/api/agent/", headers, payload: { agent_name: name } });
-      if (response.statusCode !== 201) throw new Error(`agent: ${response.body}`);
-      agentIds.push((response.json() as { data: { id: string } }).data.id);
-    }
-    const orgId = (await database.db.execute(`select org_id from agents where id = '${agentIds[0]}'`) as unknown as { rows: { org_id: string }[] }).rows[0]!.org_id;
-    const exec = (query: string) => database.db.execute(query);
-
-    const loadStart = performance.now();
-    // Loading is faster without the secondary indexes; they are rebuilt afterwards, as the migration made them.
-    const secondary = (await database.db.execute(
-      "select indexname, indexdef from pg_indexes where tablename = 'calls' and indexname <> 'calls_pkey' and indexdef not like 'CREATE UNIQUE%'",
-    )) as unknown as { rows: { indexname: string; indexdef: string }[] };
-    for (const index of secondary.rows) await exec(`drop index ${index.indexname}`);
-    await loadCalls(exec, orgId, agentIds, n);
-    if (database.kind === "postgres") {
-      // One statement (the pool may hand each query another connection): the memory setting and the builds.
-      await exec(`begin; set local maintenance_work_mem = '256MB'; ${secondary.rows.map((index) => `${index.indexdef};`).join(" ")} commit;`);
+    let orgId: string;
+    if (reused) {
+      orgId = reused.orgId;
+      n = reused.n;
+      console.log(`${label}: ${REUSE} holds ${n.toLocaleString("en")} calls`);
     } else {
-      // PGlite: one connection, one command per query.
-      for (const index of secondary.rows) await exec(index.indexdef);
+      orgId = await loadIntoOrganisation(app, database, headers, label, n);
     }
-    await exec("vacuum analyze calls");
-    const loadSeconds = (performance.now() - loadStart) / 1000;
-    console.log(`${label}: loaded ${n.toLocaleString("en")} calls in ${loadSeconds.toFixed(1)} s`);
 
     const sample = (await database.db.execute(`select customer_number from calls where org_id = '${orgId}' offset ${Math.floor(n / 2)} limit 1`) as unknown as { rows: { customer_number: string }[] }).rows[0]!.customer_number;
     // "+1 (NPA) NXX-XXXX", as a person types it.
@@ -213,13 +246,19 @@ async function benchDatabase(database: Database, label: string, n: number): Prom
       if (first.statusCode !== 200) throw new Error(`${name}: ${first.statusCode} ${first.body}`);
       const body = first.json() as { data: unknown[]; total: number; total_is_estimate: boolean };
       const statements = await rec.record(request);
-      // As the API sends them: the agent-name lookup (searches) first, then the page and the count together.
-      const parallel = name.startsWith("(fixed") ? 1 : 2;
-      const [page, count] = statements.slice(-parallel);
-      const before = statements.slice(0, -parallel);
+      // As the API sends them (server/calls/list.ts listCalls): a search's agent-name lookup first, then
+      // the page alongside the total (the planner's estimate, then the capped count when it is small).
+      // GET /call/{id}: its statements one after the other.
+      const isList = !name.startsWith("(fixed");
+      const page = statements.find((s) => isList && s.text.includes('"page"'));
+      const total = statements.filter((s) => isList && (s.text.startsWith("explain") || s.text.includes("count(*)")));
+      const before = statements.filter((s) => s !== page && !total.includes(s));
+      const sequence = async (list: Recorded[]) => {
+        for (const statement of list) await rec.replay(statement);
+      };
       const [api, bare] = await timeInterleaved(ITERATIONS, WARMUP, request, async () => {
-        for (const statement of before) await rec.replay(statement);
-        await Promise.all([page, count].filter((s): s is Recorded => Boolean(s)).map((s) => rec.replay(s)));
+        await sequence(before);
+        await Promise.all([page ? rec.replay(page) : null, sequence(total)]);
       });
       const found = Array.isArray(body.data) ? `${body.data.length} rows, total ${body.total}${body.total_is_estimate ? " (estimate)" : ""}` : "one call";
       console.log(`  ${name}: ${found}, ${statements.length} statements`);
@@ -232,10 +271,10 @@ async function benchDatabase(database: Database, label: string, n: number): Prom
 }
 
 async function onPostgres(serverUrl: string, n: number): Promise<Result[]> {
-  const name = `vap_bench_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const name = REUSE ?? `vap_bench_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  if (!REUSE) await admin.query(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: "postgres", url: url.toString() });
@@ -244,7 +283,7 @@ async function onPostgres(serverUrl: string, n: number): Promise<Result[]> {
     return await benchDatabase(database, "PostgreSQL", n);
   } finally {
     await database.close();
-    if (KEEP) console.log(`kept database ${name}`);
+    if (KEEP || REUSE) console.log(`kept database ${name}`);
     else await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
@@ -262,11 +301,12 @@ async function onPglite(n: number): Promise<Result[]> {
 
 const results: Result[] = [];
 if (PG_URL) {
-  for (const n of SIZES ?? (QUICK ? [100_000] : [100_000, 1_000_000])) results.push(...(await onPostgres(PG_URL, n)));
+  if (REUSE) results.push(...(await onPostgres(PG_URL, 0)));
+  else for (const n of SIZES ?? (QUICK ? [100_000] : [100_000, 1_000_000])) results.push(...(await onPostgres(PG_URL, n)));
 } else {
   console.log("PostgreSQL: skipped (TEST_DATABASE_URL is not set)");
 }
-if (!SIZES) results.push(...(await onPglite(QUICK ? 20_000 : 100_000)));
+if (!SIZES && !REUSE) results.push(...(await onPglite(QUICK ? 20_000 : 100_000)));
 
 const ms = (value: number) => value.toFixed(1);
 const table = results.map((r) => ({
