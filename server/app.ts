@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { API_BASE } from "../contract";
 import { createAuthProvider } from "./auth";
 import type { AuthProvider } from "./auth/types";
@@ -16,6 +16,7 @@ import { consolePlugin } from "./plugins/console";
 import { docsPlugin } from "./plugins/docs";
 import { frameworkErrors, registerErrorHandler, registerInputGuards } from "./plugins/errors";
 import { securityPlugin } from "./plugins/security";
+import { responseSerializerCompiler } from "./plugins/serializer";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
 import { agentRoutes } from "./routes/agents";
@@ -73,7 +74,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Compiled writers (fast-json-stringify) from the contract's schemas; zod also checks every answer outside production.
+  app.setSerializerCompiler(responseSerializerCompiler({ checkResponses: config.nodeEnv !== "production" }));
   registerErrorHandler(app);
   registerInputGuards(app);
 
