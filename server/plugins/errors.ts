@@ -95,31 +95,15 @@ export function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, { detail: `No API route ${request.method} ${path}`, code: ERROR_CODES.notFound });
 }
 
-const SECURITY_HEADERS = new WeakMap<FastifyInstance, Promise<Record<string, string>>>();
-const SECURITY_HEADER = /^(content-security-policy|strict-transport-security|referrer-policy|origin-agent-cluster|cross-origin-[a-z-]+|x-(content-type-options|frame-options|dns-prefetch-control|download-options|permitted-cross-domain-policies|xss-protection))$/;
-
-/** The security headers (helmet's, as configured) an ordinary answer of `app` carries, read once from /api/health. */
-function securityHeaders(app: FastifyInstance): Promise<Record<string, string>> {
-  let headers = SECURITY_HEADERS.get(app);
-  if (!headers) {
-    headers = app.inject({ method: "GET", url: "/api/health" }).then(
-      (probe) => Object.fromEntries(Object.entries(probe.headers).filter(([name]) => SECURITY_HEADER.test(name)).map(([name, value]) => [name, String(value)])),
-      () => ({}),
-    );
-    SECURITY_HEADERS.set(app, headers);
-  }
-  return headers;
-}
-
 /**
  * Fastify's router answers some URLs before any route or error handler runs: a malformed %-encoding
  * (FST_ERR_BAD_URL) and a path parameter over maxParamLength (FST_ERR_MAX_PARAM_LENGTH). Its own
  * bodies are {error, code, message}; this gives them the API's {detail, code} (the Fastify option
  * `frameworkErrors`).
  */
-export async function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   // These answers skip every hook, helmet's too: give them the headers the app's other answers carry.
-  reply.headers(await securityHeaders(reply.server));
+  if (reply.server.hasDecorator("applySecurityHeaders")) reply.server.applySecurityHeaders(request.raw, reply.raw);
   if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
     return send(reply, 414, { detail: "A part of the URL is too long: check the id in the path.", code: ERROR_CODES.badRequest });
   }
