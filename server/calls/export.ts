@@ -4,6 +4,7 @@
  */
 import { Readable } from "node:stream";
 import { CALL_EXPORT_COLUMNS, type CallFilters } from "../../contract";
+import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
 import { microsToUsd } from "../wallet/money";
 import { callBatches, type CallQuery } from "./list";
@@ -27,8 +28,8 @@ export const CSV_HEADER = csvLine(CALL_EXPORT_COLUMNS.map((column) => csvCell(co
 export function csvRow(row: CallListRow): string {
   const values: Record<(typeof CALL_EXPORT_COLUMNS)[number], string> = {
     id: csvCell(row.id),
-    started_at: csvCell(row.startedAt.toISOString()),
-    ended_at: csvCell(row.endedAt?.toISOString()),
+    started_at: csvCell(isoTime(row.startedAt)),
+    ended_at: csvCell(row.endedAt ? isoTime(row.endedAt) : null),
     type: csvCell(row.type),
     status: csvCell(row.status),
     agent_id: csvCell(row.agentId),

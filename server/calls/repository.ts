@@ -8,6 +8,7 @@ import { and, eq, gte, isNull } from "drizzle-orm";
 import { CALL_MESSAGE_ROLES, CALL_STATUSES, CALL_TYPES, type Call, type CallMessage, type CallStatus, type CallType } from "../../contract/call";
 import type { CallListItem } from "../../contract/call-list";
 import type { OrgScope } from "../data/orgScope";
+import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
 import { agents, calls } from "../db/schema";
 import { microsToUsd } from "../wallet/money";
@@ -54,8 +55,8 @@ export function toApiCallListItem(row: CallListRow): CallListItem {
     phone_number_id: row.phoneNumberId,
     customer_number: row.customerNumber,
     customer_name: row.customerName,
-    started_at: row.startedAt.toISOString(),
-    ended_at: row.endedAt?.toISOString() ?? null,
+    started_at: isoTime(row.startedAt),
+    ended_at: row.endedAt ? isoTime(row.endedAt) : null,
     duration_seconds: row.durationSeconds,
     ended_reason: row.endedReason,
     cost: row.costMicros === null ? null : microsToUsd(Number(row.costMicros)),
@@ -66,7 +67,7 @@ export function toApiCallListItem(row: CallListRow): CallListItem {
     campaign_id: row.campaignId,
     provider_call_id: row.providerCallId,
     is_sandbox: row.isSandbox,
-    created_at: row.createdAt.toISOString(),
+    created_at: isoTime(row.createdAt),
   };
 }
 
