@@ -189,6 +189,10 @@ export function createLocalAuth(
     return { invitationUrl };
   }
 
+  const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+  /** better-auth paths that only add a session or an account (see the invalidation below). */
+  const CREATES_ONLY = /^\/api\/auth\/(sign-in|sign-up)\//;
+
   async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(async (scope) => {
       // better-auth reads the raw body itself: hand it over untouched, whatever its type.
@@ -205,8 +209,11 @@ export function createLocalAuth(
           if (request.body instanceof Buffer && request.body.length > 0) init.body = new Uint8Array(request.body);
           const response = await auth.handler(new Request(url, init));
           // Anything but a read may have signed someone out, switched organisation or changed a
-          // membership: forget the remembered identities before the answer goes out.
-          if (request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS") sessions.invalidate();
+          // membership: forget the remembered identities before the answer goes out. Except when
+          // nothing existing can have changed: a sign-in or sign-up (a new session, a new account), or
+          // a request better-auth refused (4xx), so anonymous requests cannot keep emptying the memory.
+          const mayChangeIdentities = !READ_METHODS.has(request.method) && !CREATES_ONLY.test(url.pathname) && !(response.status >= 400 && response.status < 500);
+          if (mayChangeIdentities) sessions.invalidate();
           reply.status(response.status);
           response.headers.forEach((value, key) => {
             if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);

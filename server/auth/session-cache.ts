@@ -7,7 +7,8 @@
  * - An entry lives at most `ttlMs` and never past the session's own expiry.
  * - `invalidate()` forgets everything at once; the local provider calls it after every request that
  *   can change who someone is or where they belong (any non-GET under /api/auth: sign-out, switching
- *   organisation, removing a member, changing a role, leaving, deleting an organisation).
+ *   organisation, removing a member, changing a role, leaving, deleting an organisation), though not
+ *   after a sign-in or sign-up, nor after one better-auth refused with a 4xx.
  * - A lookup that started before an invalidation is not stored (generation check), so a request
  *   racing a sign-out cannot put the old identity back.
  * - Only valid identities are stored; refused tokens are looked up every time, and the map is

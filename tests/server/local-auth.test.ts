@@ -256,6 +256,26 @@ describe("local accounts (better-auth) end to end", () => {
     expect((await invite(app, member.token, orgId, { email_address: uniqueEmail() })).statusCode).toBe(200);
   });
 
+  it("keeps remembered identities through others' sign-ins, sign-ups and refused requests, not through a sign-out", async () => {
+    const memory = (app as unknown as { authProvider: { sessions: { size: number } } }).authProvider.sessions;
+    const admin = await signUp(app);
+    const orgId = await createOrganisation(app, admin.token, "Memory");
+    const agents = () => app.inject({ method: "GET", url: "/api/agent/", headers: bearer(admin.token) });
+    expect((await agents()).statusCode).toBe(200);
+    expect(memory.size).toBeGreaterThan(0);
+
+    const other = await signUp(app);
+    await signIn(app, other.email);
+    const refused = await app.inject({ method: "POST", url: "/api/auth/organization/set-active", payload: { organizationId: orgId } });
+    expect(refused.statusCode).toBe(401);
+    expect(memory.size).toBeGreaterThan(0);
+
+    const signOut = await app.inject({ method: "POST", url: "/api/auth/sign-out", headers: bearer(other.token) });
+    expect(signOut.statusCode).toBe(200);
+    expect(memory.size).toBe(0);
+    expect((await agents()).statusCode).toBe(200);
+  });
+
   it("a membership deleted outside the API is honoured within SESSION_CACHE_SECONDS", async () => {
     const { app: shortMemory } = await buildTestApp(database, { SESSION_CACHE_SECONDS: "0.2" });
     try {
