@@ -8,8 +8,7 @@ import { pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp, VERSION } from "./app";
 import { ConfigError, loadConfig, type AppConfig, type Env } from "./config";
-import { databaseTarget, openDatabase, type Database } from "./db/client";
-import { sql } from "drizzle-orm";
+import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { seedDemo } from "./seed/demo";
 
@@ -50,13 +49,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const demoLines: string[] = [];
     const demo = await seedDemo(database.db, config, { print: (line) => demoLines.push(line) });
     await app.listen({ port: config.port, host: config.host });
-    // PGlite has no autovacuum daemon: refresh the planner's statistics once per start instead, so the
-    // call list's plans and its estimated totals follow the data. After listening, so a large embedded
-    // database does not delay start-up (requests meanwhile wait on PGlite's one connection at most).
-    if (database.kind === "pglite") {
-      const analyzed = database;
-      void analyzed.db.execute(sql`analyze`).catch((error: unknown) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
-    }
+    void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
     print(database.kind === "pglite" ? `database: PGlite (${database.location})` : `database: PostgreSQL (${database.location})`);

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { sql, type ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite, type PgliteDatabase } from "drizzle-orm/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -87,4 +87,20 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       if (!client.closed) await client.close();
     },
   };
+}
+
+/**
+ * PGlite has no autovacuum daemon, so nothing refreshes the planner's statistics as the data grows:
+ * the server runs this once per start (after listening, so a large embedded database does not delay
+ * start-up; requests meanwhile wait on PGlite's one connection at most), and the call list's plans
+ * and estimated totals follow the data. PostgreSQL's autovacuum does this itself: nothing to do.
+ * A failure is reported to `warn`, never thrown.
+ */
+export async function refreshPlannerStatistics(database: Database, warn: (error: unknown) => void): Promise<void> {
+  if (database.kind !== "pglite") return;
+  try {
+    await database.db.execute(sql`analyze`);
+  } catch (error) {
+    warn(error);
+  }
 }

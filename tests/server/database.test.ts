@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { generateDrizzleJson, generateMigration } from "drizzle-kit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orgScope } from "../../server/data/orgScope";
-import { openDatabase, type Database, type Db } from "../../server/db/client";
+import { openDatabase, refreshPlannerStatistics, type Database, type Db } from "../../server/db/client";
 import { MIGRATIONS_FOLDER, runMigrations } from "../../server/db/migrate";
 import * as schema from "../../server/db/schema";
 import { invitations, memberships, organizations, users } from "../../server/db/schema";
@@ -177,5 +177,35 @@ describe("orgScope", () => {
     };
     void typeChecks;
     expect(() => orgScope(database.db, "")).toThrow(/organisation id/);
+  });
+});
+
+describe("refreshPlannerStatistics", () => {
+  it("gives PGlite's planner the calls table's real size (PGlite has no autovacuum)", async () => {
+    const embedded = await openDatabase({ kind: "pglite-memory" });
+    try {
+      await runMigrations(embedded);
+      const orgId = randomUUID();
+      await embedded.db.insert(organizations).values({ id: orgId, name: "Statistics", slug: `statistics-${orgId.slice(0, 8)}` });
+      await embedded.db.execute(
+        sql.raw(`insert into calls (id, org_id, type, status, started_at) select gen_random_uuid(), '${orgId}', 'web', 'ended', now() from generate_series(1, 1500)`),
+      );
+      const plannerRows = async () => Number(((await embedded.db.execute(sql`select reltuples from pg_class where relname = 'calls'`)) as unknown as { rows: { reltuples: number }[] }).rows[0]?.reltuples);
+      expect(await plannerRows()).not.toBe(1500);
+      const warnings: unknown[] = [];
+      await refreshPlannerStatistics(embedded, (error) => warnings.push(error));
+      expect(await plannerRows()).toBe(1500);
+      expect(warnings).toEqual([]);
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it("reports a failure instead of throwing", async () => {
+    const closed = await openDatabase({ kind: "pglite-memory" });
+    await closed.close();
+    const warnings: unknown[] = [];
+    await expect(refreshPlannerStatistics(closed, (error) => warnings.push(error))).resolves.toBeUndefined();
+    expect(warnings).toHaveLength(1);
   });
 });
