@@ -201,6 +201,13 @@ describe("refreshPlannerStatistics", () => {
     }
   });
 
+  it("leaves PostgreSQL to its autovacuum: nothing is sent", async () => {
+    const sent: unknown[] = [];
+    const postgres = { kind: "postgres", db: { execute: async (query: unknown) => sent.push(query) } } as unknown as Database;
+    await refreshPlannerStatistics(postgres, (error) => sent.push(error));
+    expect(sent).toEqual([]);
+  });
+
   it("reports a failure instead of throwing", async () => {
     const closed = await openDatabase({ kind: "pglite-memory" });
     await closed.close();
