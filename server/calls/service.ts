@@ -22,6 +22,7 @@ import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { VoiceProviderError, type VoiceProvider } from "../voice/types";
 import { reserveCall, type WalletPolicy } from "../wallet/wallet";
+import { assertNumberBelowHourlyLimit } from "./limits";
 import type { CallRow } from "./repository";
 
 export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
@@ -39,6 +40,8 @@ export interface OutboundCall {
   customer: { number: string; name: string | null };
   /** assistantOverrides.variableValues, e.g. {name}. */
   variableValues: Record<string, string>;
+  /** Asked for through POST /call/public: counted against this hourly limit per destination number. */
+  publicRequest?: { perNumberPerHour: number };
 }
 
 const TOOL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,7 +89,9 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
   const scope = orgScope(ctx.db, agent.orgId);
   const id = randomUUID();
   // The queued row is the call's hold on the balance: checked and written under one lock (wallet.ts).
-  const reserved = await reserveCall(ctx.db, agent.orgId, ctx.wallet, (tx) =>
+  const publicRequest = input.publicRequest;
+  const numberLimit = publicRequest ? (tx: Db) => assertNumberBelowHourlyLimit(tx, input.customer.number, publicRequest.perNumberPerHour) : undefined;
+  const insertQueued = (tx: Db) =>
     orgScope(tx, agent.orgId).insert(calls, {
       id,
       type: "outbound",
@@ -96,9 +101,10 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
       customerNumber: input.customer.number,
       customerName: input.customer.name,
       isSandbox: ctx.voice.mode === "sandbox",
+      publicRequest: publicRequest !== undefined,
       startedAt: new Date(),
-    }),
-  );
+    });
+  const reserved = await reserveCall(ctx.db, agent.orgId, ctx.wallet, insertQueued, numberLimit);
   if (!reserved) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
 
   // From here a failure removes the queued row again: a refused call leaves nothing behind.

@@ -269,6 +269,11 @@ export const calls = pgTable(
     providerCallId: text("provider_call_id"),
     /** Placed by the sandbox provider: labelled "Sandbox" wherever a person sees it. */
     isSandbox: boolean("is_sandbox").notNull().default(false),
+    /**
+     * Placed through POST /call/public (an anonymous visitor asked a public agent to ring them): these
+     * count towards PUBLIC_CALL_PER_NUMBER_PER_HOUR (server/calls/limits.ts).
+     */
+    publicRequest: boolean("public_request").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /**
@@ -298,6 +303,8 @@ export const calls = pgTable(
     index("calls_search_document_idx").using("gin", table.searchDocument),
     // The public-call daily cap per agent.
     index("calls_agent_started_idx").on(table.agentId, table.startedAt),
+    // The public-call hourly cap per destination number (across organisations): public calls only.
+    index("calls_public_number_started_idx").on(table.customerNumber, table.startedAt).where(sql`${table.publicRequest}`),
     uniqueIndex("calls_provider_call_id_unique").on(table.providerCallId),
   ],
 );

@@ -18,7 +18,7 @@ import {
   publicCallResponseSchema,
 } from "../../contract";
 import { findAgent, findAgentInAnyOrganisation } from "../agents/repository";
-import { DAY_MS, HOUR_MS, SlidingWindowCounter, tooManyForAgent, tooManyForNumber, tooManyFromClient } from "../calls/limits";
+import { DAY_MS, tooManyForAgent, tooManyFromClient } from "../calls/limits";
 import { callsCsvStream, exportFileName } from "../calls/export";
 import { callQuery, countCallsExactly, listCalls } from "../calls/list";
 import { agentNameOf, countAgentCallsSince, findCall, toApiCall, toApiCallListItem } from "../calls/repository";
@@ -45,7 +45,6 @@ const rateLimited = (detail: string) => new ApiError(429, ERROR_CODES.rateLimite
  */
 export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; config: AppConfig }> = async (app, { db, voice, config }) => {
   const limits = config.calls;
-  const perNumber = new SlidingWindowCounter(limits.publicPerNumberPerHour, HOUR_MS);
 
   function context(request: FastifyRequest): CallContext {
     return {
@@ -224,17 +223,15 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
       if ((await countAgentCallsSince(scope, agent.id, new Date(Date.now() - DAY_MS))) >= limits.publicPerAgentPerDay) {
         throw rateLimited(tooManyForAgent(limits.publicPerAgentPerDay));
       }
-      const slot = perNumber.take(number);
-      if (slot === null) throw rateLimited(tooManyForNumber(limits.publicPerNumberPerHour));
-
       const name = publicCallRecipientName(body.assistantOverrides?.variableValues?.name);
-      try {
-        const row = await placeOutboundCall(ctx, { agent, phoneNumber, customer: { number, name }, variableValues: { name } });
-        return reply.status(201).send({ data: { id: row.id, status: toApiCall(row).status } });
-      } catch (error) {
-        perNumber.giveBack(number, slot);
-        throw error;
-      }
+      const row = await placeOutboundCall(ctx, {
+        agent,
+        phoneNumber,
+        customer: { number, name },
+        variableValues: { name },
+        publicRequest: { perNumberPerHour: limits.publicPerNumberPerHour },
+      });
+      return reply.status(201).send({ data: { id: row.id, status: toApiCall(row).status } });
     },
   );
 };

@@ -70,11 +70,19 @@ async function affords(db: Db, orgId: string, policy: WalletPolicy): Promise<boo
 /**
  * Checks the organisation can afford one more call and, if so, runs `record` (which inserts the
  * queued call) in the same transaction, under the organisation's row lock. Answers false, writing
- * nothing, when it cannot.
+ * nothing, when it cannot. `firstCheck` runs first in the same transaction (under the lock) and
+ * refuses by throwing, which also writes nothing (the public calls' per-number limit).
  */
-export async function reserveCall(db: Db, orgId: string, policy: WalletPolicy, record: (tx: Db) => Promise<unknown>): Promise<boolean> {
+export async function reserveCall(
+  db: Db,
+  orgId: string,
+  policy: WalletPolicy,
+  record: (tx: Db) => Promise<unknown>,
+  firstCheck?: (tx: Db) => Promise<void>,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+    await firstCheck?.(tx);
     if (!(await affords(tx, orgId, policy))) return false;
     await record(tx);
     return true;

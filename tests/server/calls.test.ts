@@ -219,6 +219,51 @@ describe("POST /api/call/public: refusals write nothing", () => {
     }
   });
 
+  it("the per-number limit is counted in the database: other processes' public calls count, older ones and members' calls do not", async () => {
+    const number = "+14155550177";
+    const scope = orgScope(database.db, org.orgId);
+    // One public call to the number 10 minutes ago (say from another server process), one 2 hours
+    // ago, and two calls a member placed: only the first counts.
+    const earlier = (minutesAgo: number, publicRequest: boolean) =>
+      scope.insert(calls, { id: randomUUID(), type: "outbound", status: "ended", customerNumber: number, publicRequest, startedAt: new Date(Date.now() - minutesAgo * 60_000) });
+    await earlier(10, true);
+    await earlier(120, true);
+    await earlier(5, false);
+    await earlier(1, false);
+    const limited = (await buildTestApp(database, { ...BASE_ENV, PUBLIC_CALL_PER_NUMBER_PER_HOUR: "2" })).app;
+    try {
+      expect((await publicCall(limited, publicPayload({ customer: { number } }))).statusCode).toBe(201);
+      await refusedWithoutWriting(() => publicCall(limited, publicPayload({ customer: { number } })), 429, { code: "rate_limited", detail: expect.stringContaining("2 times in the last hour") });
+    } finally {
+      await settled();
+      await limited.close();
+    }
+    // The limit holds in a freshly started process too (nothing kept in memory).
+    const restarted = (await buildTestApp(database, { ...BASE_ENV, PUBLIC_CALL_PER_NUMBER_PER_HOUR: "2" })).app;
+    try {
+      expect((await publicCall(restarted, publicPayload({ customer: { number } }))).statusCode).toBe(429);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it("concurrent public calls to one number, from several organisations' agents, cannot pass its limit together", async () => {
+    const number = "+14155550166";
+    const limited = (await buildTestApp(database, { ...BASE_ENV, PUBLIC_CALL_PER_NUMBER_PER_HOUR: "2" })).app;
+    const otherPublicAgent = await createAgent(app, other.token, { is_public: true });
+    const fromOrg = publicPayload({ customer: { number } });
+    const fromOther = publicPayload({ customer: { number }, assistantId: otherPublicAgent.id, phoneNumberId: otherPhoneNumberId });
+    try {
+      const answers = await Promise.all([fromOrg, fromOther, fromOrg, fromOther, fromOther].map((payload) => publicCall(limited, payload)));
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 429, 429, 429]);
+      const placed = await database.db.select({ id: calls.id }).from(calls).where(and(eq(calls.customerNumber, number), eq(calls.publicRequest, true)));
+      expect(placed).toHaveLength(2);
+    } finally {
+      await settled();
+      await limited.close();
+    }
+  });
+
   it("429 when the agent has placed its daily number of calls, counted in the database (so across processes)", async () => {
     const agent = await createAgent(app, org.token, { is_public: true });
     const scope = orgScope(database.db, org.orgId);

@@ -1,0 +1,2 @@
+ALTER TABLE "calls" ADD COLUMN "public_request" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "calls_public_number_started_idx" ON "calls" USING btree ("customer_number","started_at") WHERE "calls"."public_request";
