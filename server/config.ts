@@ -29,6 +29,8 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** REDIS_URL: where rate limits are counted, shared by every API process; null = in-process (one process). */
+  redisUrl: string | null;
   corsOrigins: string[];
   seedDemo: boolean;
   demoEmail: string;
@@ -80,6 +82,7 @@ export const ENV_VARIABLES = [
   "DATABASE_URL",
   "CORS_ORIGINS",
   "RATE_LIMIT_PER_MINUTE",
+  "REDIS_URL",
   "SEED_DEMO",
   "DEMO_EMAIL",
   "DEMO_PASSWORD",
@@ -177,6 +180,18 @@ const parsers = {
     }, "must be a URL like postgres://user:password@host:5432/database"),
   CORS_ORIGINS: commaList(origin, "http(s) origins"),
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000),
+  // What ioredis reads from a URL: redis:// or rediss:// (TLS), a host, optionally a port and a database number.
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "redis:" || url.protocol === "rediss:") && Boolean(url.hostname) && /^\/?(\d+)?$/.test(url.pathname);
+      } catch {
+        return false;
+      }
+    }, "must be a URL like redis://host:6379 or redis://:password@host:6379/0 (rediss:// for TLS)"),
   SEED_DEMO: bool,
   DEMO_EMAIL: z.email("must be an email address"),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters"),
@@ -211,8 +226,8 @@ const parsers = {
 
 function shown(name: EnvName, raw: string): string {
   if (SECRET.has(name)) return "";
-  // A database URL may carry a password: show it with the password hidden.
-  const value = name === "DATABASE_URL" ? raw.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@") : raw;
+  // A database or Redis URL may carry a password: show it with the password hidden.
+  const value = name === "DATABASE_URL" || name === "REDIS_URL" ? raw.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@") : raw;
   return ` (got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)})`;
 }
 
@@ -278,6 +293,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
 
   const databaseUrl = read("DATABASE_URL") ?? null;
+  const redisUrl = read("REDIS_URL") ?? null;
   const vapiPrivateKey = raw("VAPI_PRIVATE_KEY")?.trim() ?? null;
 
   return {
@@ -289,6 +305,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicUrl: read("PUBLIC_URL") ?? `http://localhost:${port}`,
     dataDir: raw("DATA_DIR") ?? "./.data",
     databaseUrl,
+    redisUrl,
     corsOrigins: read("CORS_ORIGINS") ?? [],
     seedDemo: read("SEED_DEMO") ?? !isProduction,
     demoEmail: (read("DEMO_EMAIL") ?? "demo@example.com").toLowerCase(),
@@ -309,7 +326,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       database: databaseUrl ? "postgres" : "pglite",
       auth: clerk ? "clerk" : "local",
       voice: vapiPrivateKey ? "vapi" : "sandbox",
-      rateLimit: "memory",
+      rateLimit: redisUrl ? "redis" : "memory",
     },
     webhooks: { secret: read("VAPI_WEBHOOK_SECRET") ?? null, vapiCredentialId: read("VAPI_WEBHOOK_CREDENTIAL_ID") ?? null },
     calls: {
@@ -329,4 +346,12 @@ export function describeDatabaseUrl(databaseUrl: string): string {
   const url = new URL(databaseUrl);
   const database = url.pathname.replace(/^\//, "") || "postgres";
   return `${url.hostname}:${url.port || "5432"}/${database}${url.password ? ", password hidden" : ""}`;
+}
+
+/** A Redis URL fit for a log line: host and port (and database, TLS), never the password. */
+export function describeRedisUrl(redisUrl: string): string {
+  const url = new URL(redisUrl);
+  const database = url.pathname.replace(/^\//, "");
+  const notes = [url.protocol === "rediss:" ? "TLS" : "", url.password ? "password hidden" : ""].filter(Boolean);
+  return `${url.hostname}:${url.port || "6379"}${database && database !== "0" ? `/${database}` : ""}${notes.length ? `, ${notes.join(", ")}` : ""}`;
 }

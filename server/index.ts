@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp, VERSION } from "./app";
-import { ConfigError, loadConfig, type AppConfig, type Env } from "./config";
+import { ConfigError, describeRedisUrl, loadConfig, type AppConfig, type Env } from "./config";
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { seedDemo } from "./seed/demo";
@@ -55,7 +55,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     print(database.kind === "pglite" ? `database: PGlite (${database.location})` : `database: PostgreSQL (${database.location})`);
     print(config.clerk ? `auth: Clerk (${config.clerk.frontendApiHost})` : "auth: local accounts (better-auth)");
     print(config.modes.voice === "vapi" ? `voice: Vapi (${config.vapi.apiUrl})` : "voice: sandbox (no VAPI_PRIVATE_KEY)");
-    print(`rate limits: in-process (${config.rateLimitPerMinute}/min per IP on /api)`);
+    print(`rate limits: ${config.redisUrl ? `Redis (${describeRedisUrl(config.redisUrl)})` : "in-process"} (${config.rateLimitPerMinute}/min per IP on /api)`);
     print(`API docs: ${config.publicUrl}/api/docs`);
     if (demo) print(`demo sign-in: ${demo.email} / ${demo.password} (${demo.organisation})`);
     for (const line of demoLines) print(line);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, describeDatabaseUrl, frontendApiHostOf, loadConfig } from "../../server/config";
+import { ConfigError, describeDatabaseUrl, describeRedisUrl, frontendApiHostOf, loadConfig } from "../../server/config";
 import { publishableKeyFor } from "./helpers";
 
 const PEM = "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----";
@@ -25,6 +25,7 @@ describe("configuration", () => {
       publicUrl: "http://localhost:3000",
       dataDir: "./.data",
       databaseUrl: null,
+      redisUrl: null,
       corsOrigins: [],
       seedDemo: true,
       demoEmail: "demo@example.com",
@@ -102,6 +103,31 @@ describe("configuration", () => {
   it("voice is Vapi exactly when VAPI_PRIVATE_KEY is set", () => {
     expect(loadConfig({ VAPI_PUBLIC_KEY: "pub" }).modes.voice).toBe("sandbox");
     expect(loadConfig({ VAPI_PRIVATE_KEY: "priv" }).modes.voice).toBe("vapi");
+  });
+
+  it("rate limits are counted in Redis exactly when REDIS_URL is set (empty: in-process)", () => {
+    expect(loadConfig({ REDIS_URL: "" })).toMatchObject({ redisUrl: null, modes: { rateLimit: "memory" } });
+    expect(loadConfig({ REDIS_URL: "redis://127.0.0.1:6379" })).toMatchObject({ redisUrl: "redis://127.0.0.1:6379", modes: { rateLimit: "redis" } });
+    for (const url of ["rediss://:s3cret@cache.example.com:6380/2", "redis://default:s3cret@[::1]", " redis://cache "]) {
+      expect(loadConfig({ REDIS_URL: url })).toMatchObject({ redisUrl: url.trim(), modes: { rateLimit: "redis" } });
+    }
+  });
+
+  it("a malformed REDIS_URL says what is expected, with any password hidden", () => {
+    const expected = "REDIS_URL must be a URL like redis://host:6379 or redis://:password@host:6379/0 (rediss:// for TLS)";
+    expect(configError({ REDIS_URL: "127.0.0.1:6379" })).toBe(`${expected} (got "127.0.0.1:6379")`);
+    expect(configError({ REDIS_URL: "localhost:6379" })).toBe(`${expected} (got "localhost:6379")`);
+    expect(configError({ REDIS_URL: "http://:hunter2@cache:6379" })).toBe(`${expected} (got "http://:***@cache:6379")`);
+    expect(configError({ REDIS_URL: "redis://user:hunter2@cache:6379/not-a-db" })).toBe(`${expected} (got "redis://user:***@cache:6379/not-a-db")`);
+    expect(configError({ REDIS_URL: "redis://" })).toMatch(/^REDIS_URL must be a URL like/);
+    expect(configError({ REDIS_URL: "redis://cache:99999" })).toMatch(/^REDIS_URL must be a URL like/);
+  });
+
+  it("describes a Redis URL for the log without its password", () => {
+    expect(describeRedisUrl("redis://127.0.0.1:6379")).toBe("127.0.0.1:6379");
+    expect(describeRedisUrl("redis://cache.example.com")).toBe("cache.example.com:6379");
+    expect(describeRedisUrl("redis://:s3cret@cache.example.com:6380/0")).toBe("cache.example.com:6380, password hidden");
+    expect(describeRedisUrl("rediss://default:s3cret@cache.example.com:6380/2")).toBe("cache.example.com:6380/2, TLS, password hidden");
   });
 
   it("decodes the Frontend API host from a publishable key", () => {
