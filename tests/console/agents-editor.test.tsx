@@ -8,7 +8,7 @@ import { RefineRoot } from "../../src/providers/refine-root";
 import { ConsoleRoutes } from "../../src/routes";
 import { describe, expect, it } from "vitest";
 import { AGENT_ID, makeAgent, OTHER_AGENT_ID, pickOption, selectedOption, serveAgents } from "./agents-fixtures";
-import { FakeSession, findScreen, installFetchFake, json, renderConsole, waitForPath } from "./test-utils";
+import { FakeSession, findDialog, findScreen, installFetchFake, json, renderConsole, waitForPath } from "./test-utils";
 
 const EDITOR = `/agent/${AGENT_ID}`;
 const PUT_PATH = `/api/agent/${AGENT_ID}`;
@@ -158,17 +158,16 @@ describe("the agent editor", () => {
     expect(unload()).toBe(true);
 
     await user.click(screen.getByRole("link", { name: "Dashboard" }));
-    const dialog = await screen.findByRole("dialog", { name: "Leave without saving?" });
+    const dialog = await findDialog("Leave without saving?");
     expect(within(dialog).getByText(/You have unsaved changes to this agent/)).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Stay" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     expect(pathname()).toBe(EDITOR);
     expect(screen.getByLabelText("Agent name")).toHaveValue("Purchase Completion Agent 2");
 
+    // The Dashboard link's tooltip has been shown by now: find the dialog by its title (see findDialog).
     await user.click(screen.getByRole("link", { name: "Dashboard" }));
-    await user.click(
-      within(await screen.findByRole("dialog", { name: "Leave without saving?" })).getByRole("button", { name: "Leave" }),
-    );
+    await user.click(within(await findDialog("Leave without saving?")).getByRole("button", { name: "Leave" }));
     await findScreen("Dashboard");
     expect(pathname()).toBe("/dashboard");
     expect(unload()).toBe(false);

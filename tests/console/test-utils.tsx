@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, useLocation, type Location } from "react-router";
@@ -192,4 +192,18 @@ export async function findScreen(title: string) {
 
 export async function waitForPath(read: () => string, expected: string) {
   await waitFor(() => expect(read()).toBe(expected));
+}
+
+/**
+ * The open dialog titled `title`. Not `findByRole("dialog", { name })` once a tooltip has been shown:
+ * under NODE_ENV=test rc-util gives every generated id the same value, "test-id", so a tooltip shown
+ * earlier (its popup, id "test-id", stays in the page) comes first for a later dialog's
+ * aria-labelledby="test-id", and the dialog is named after the tooltip. In a browser the ids differ.
+ */
+export function findDialog(title: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    const dialog = screen.queryAllByRole("dialog").find((candidate) => within(candidate).queryAllByText(title).length > 0);
+    if (!dialog) throw new Error(`No open dialog titled "${title}"`);
+    return dialog;
+  });
 }
