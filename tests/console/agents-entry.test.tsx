@@ -45,7 +45,7 @@ describe("the sidebar's Agents item", () => {
     renderConsole({ path: "/agent/new", fetch });
 
     // A 5xx is retried once before it counts as failed.
-    expect(await screen.findByText("Failed to fetch agents", undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText("Failed to fetch agents", undefined, { timeout: 15_000 })).toBeInTheDocument();
     expect(await screen.findByText("No agents to show")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
     expect(fetch.to("POST", "/api/agent/template")).toEqual([]);
@@ -58,7 +58,7 @@ describe("the sidebar's Agents item", () => {
     const { user } = renderConsole({ path: `/agent/${AGENT_ID}`, fetch });
 
     // A 5xx is retried once before it counts as failed.
-    expect(await screen.findByText("Failed to fetch agents", undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText("Failed to fetch agents", undefined, { timeout: 15_000 })).toBeInTheDocument();
     await screen.findByDisplayValue("Purchase Completion Agent");
     expect(selectedOption("Agent")).toBe("Purchase Completion Agent");
     await user.click(screen.getByRole("combobox", { name: "Agent" }));

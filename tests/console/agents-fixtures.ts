@@ -1,5 +1,5 @@
 /** Agents, catalogues and files as the API answers them, and a fake server for the agent editor's requests. */
-import { configure, render, screen } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createElement, StrictMode } from "react";
 import type { Location } from "react-router";
@@ -10,8 +10,6 @@ import { ConsoleRoutes } from "../../src/routes";
 import { json, type FetchFake } from "./fetch-fake";
 import { ConsoleProviders, FakeSession } from "./test-utils";
 
-// The editor is a large form: on a busy machine one render of it can take more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 export const AGENT_ID = "0d5f7c1e-8a8b-4c51-9a43-2f4a8f0b7e11";
 export const OTHER_AGENT_ID = "5b2e9d34-1f6a-4e0c-8d2b-7c9a1e3f4b22";

@@ -1,11 +1,9 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { PhoneNumber } from "../../contract/phone-number";
 import { forgetPublicConfig } from "../../src/config/public-config";
 import { AGENT_ID, OTHER_AGENT_ID, makeAgent, pickOption } from "./agents-fixtures";
 import { findScreen, installFetchFake, json, renderConsole, signedInAs, type FetchFake } from "./test-utils";
-
-configure({ asyncUtilTimeout: 5000 });
 
 const MAIN_ID = "9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f";
 const BOOKINGS_ID = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d";
