@@ -18,7 +18,8 @@ export default defineConfig({
           setupFiles: ["tests/console/setup.ts"],
           // Refine must be inlined, or two react-router copies break useLocation.
           server: { deps: { inline: [/@refinedev\//] } },
-          testTimeout: 20_000,
+          // A long form test (the agent editor's) needed over 20 s with two workers on a 2-core machine.
+          testTimeout: 60_000,
         },
       },
       {
