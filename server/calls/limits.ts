@@ -15,7 +15,6 @@
  * A refused request answers 429 with a sentence saying which limit and when to try again.
  */
 import { and, count, eq, gte, sql } from "drizzle-orm";
-import { ERROR_CODES } from "../../contract";
 import type { Db } from "../db/client";
 import { calls } from "../db/schema";
 import { ApiError } from "../plugins/errors";
@@ -41,5 +40,5 @@ export async function assertNumberBelowHourlyLimit(tx: Db, number: string, limit
     .select({ n: count() })
     .from(calls)
     .where(and(eq(calls.publicRequest, true), eq(calls.customerNumber, number), gte(calls.startedAt, new Date(now - HOUR_MS))));
-  if ((row?.n ?? 0) >= limit) throw new ApiError(429, ERROR_CODES.rateLimited, tooManyForNumber(limit));
+  if ((row?.n ?? 0) >= limit) throw ApiError.tooManyRequests(tooManyForNumber(limit));
 }

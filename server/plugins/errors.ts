@@ -28,6 +28,7 @@ export class ApiError extends Error {
   static forbidden = (detail: string) => new ApiError(403, ERROR_CODES.forbidden, detail);
   static notFound = (detail: string) => new ApiError(404, ERROR_CODES.notFound, detail);
   static conflict = (detail: string, data?: unknown) => new ApiError(409, ERROR_CODES.conflict, detail, data);
+  static tooManyRequests = (detail: string) => new ApiError(429, ERROR_CODES.rateLimited, detail);
   static upstream = (detail: string) => new ApiError(502, ERROR_CODES.upstream, detail);
   static organizationRequired = () =>
     new ApiError(403, ERROR_CODES.organizationRequired, "Choose an organisation first: this action works inside an organisation.");

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
-  ERROR_CODES,
   PUBLIC_AGENT_NOT_ACCESSIBLE_DETAIL,
   callCreateSchema,
   callExportPath,
@@ -37,7 +36,6 @@ const tags = ["call"];
 const security = [{ bearerAuth: [] }];
 
 const callNotFound = () => ApiError.notFound("Call not found");
-const rateLimited = (detail: string) => new ApiError(429, ERROR_CODES.rateLimited, detail);
 
 /**
  * /call routes (spec §7): GET /call/ (the call log), GET /call/export (it as CSV), GET /call/{id},
@@ -45,14 +43,10 @@ const rateLimited = (detail: string) => new ApiError(429, ERROR_CODES.rateLimite
  */
 export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; config: AppConfig }> = async (app, { db, voice, config }) => {
   const limits = config.calls;
+  const wallet = walletPolicy(config);
 
   function context(request: FastifyRequest): CallContext {
-    return {
-      db,
-      voice,
-      log: request.log,
-      wallet: walletPolicy(config),
-    };
+    return { db, voice, log: request.log, wallet };
   }
 
   const filtersDescription =
@@ -187,7 +181,7 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
         rateLimit: {
           max: limits.publicPerIpPerMinute,
           timeWindow: 60_000,
-          errorResponseBuilder: () => rateLimited(tooManyFromClient(limits.publicPerIpPerMinute)),
+          errorResponseBuilder: () => ApiError.tooManyRequests(tooManyFromClient(limits.publicPerIpPerMinute)),
         },
       },
       schema: {
@@ -221,7 +215,7 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
       const ctx = context(request);
       const number = body.customer.number;
       if ((await countAgentCallsSince(scope, agent.id, new Date(Date.now() - DAY_MS))) >= limits.publicPerAgentPerDay) {
-        throw rateLimited(tooManyForAgent(limits.publicPerAgentPerDay));
+        throw ApiError.tooManyRequests(tooManyForAgent(limits.publicPerAgentPerDay));
       }
       const name = publicCallRecipientName(body.assistantOverrides?.variableValues?.name);
       const row = await placeOutboundCall(ctx, {
