@@ -15,7 +15,7 @@
  *   after CALL_HOLD_WINDOW_MS.
  */
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq, gt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import type { Wallet } from "../../contract/wallet";
 import { WALLET_CURRENCY, WALLET_LEDGER_SHOWN, type WalletLedgerKind } from "../../contract/wallet";
 import { orgScope } from "../data/orgScope";
@@ -54,11 +54,7 @@ export async function balanceOf(db: Db, orgId: string, policy: WalletPolicy): Pr
 /** Calls of the organisation started within the hold window that have not ended. */
 async function callsHolding(db: Db, orgId: string): Promise<number> {
   const since = new Date(Date.now() - CALL_HOLD_WINDOW_MS);
-  const [row] = await db
-    .select({ n: count() })
-    .from(calls)
-    .where(and(eq(calls.orgId, orgId), ne(calls.status, "ended"), gt(calls.startedAt, since)));
-  return Number(row?.n ?? 0);
+  return orgScope(db, orgId).count(calls, and(ne(calls.status, "ended"), gt(calls.startedAt, since)));
 }
 
 /** Whether the balance less the holds of the calls not ended yet is still at least MIN_BALANCE_USD. */
