@@ -5,6 +5,7 @@ import {
   PUBLIC_AGENT_DEFAULT_DESCRIPTION,
   PUBLIC_AGENT_DEFAULT_GREETING,
   agentCloneConflictSchema,
+  agentCloneQuerySchema,
   agentCreateSchema,
   agentIdParamsSchema,
   agentListQuerySchema,
@@ -140,8 +141,8 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; 
     },
     async (request, reply) => {
       const ctx = allowed(request, "create");
-      const { is_public: isPublic, ...config } = request.body;
-      const row = await createAgent(ctx, { config, isPublic, createdBy: ctx.userId });
+      const { is_public: isPublic, clone_enabled: cloneEnabled, ...config } = request.body;
+      const row = await createAgent(ctx, { config, isPublic, cloneEnabled, createdBy: ctx.userId });
       return reply.status(201).send({ data: toApiAgent(row) });
     },
   );
@@ -228,10 +229,13 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; 
         security,
         summary: "Copy a shared agent into the caller's organisation",
         description:
-          "The id in a shared private link is the capability: any existing agent can be cloned. The copy keeps the name and " +
-          "settings but not the source organisation's webhook URL, forwarding number, knowledge-base files or tools, and is not public. " +
-          "409 with `data.id` when the agent is already the organisation's own or the organisation already holds a copy.",
+          "Only with the owner's consent: the agent's `clone_enabled` is on and `key` is its `clone_key` (the private link " +
+          "`/agent/private/{id}?key=…`). Otherwise 404, as for an agent that does not exist; turning cloning off revokes the key. " +
+          "The copy keeps the name and settings but not the source organisation's webhook URL, forwarding number, knowledge-base " +
+          "files or tools, and is not public. 409 with `data.id` when the agent is already the organisation's own or the " +
+          "organisation already holds a copy.",
         params: agentIdParamsSchema,
+        querystring: agentCloneQuerySchema,
         response: { 200: agentResponse, ...savingErrors, 409: agentCloneConflictSchema },
       },
     },
@@ -239,7 +243,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; 
       const ctx = allowed(request, "create");
       const source = await findAgentInAnyOrganisation(db, request.params.id);
       if (!source) throw agentNotFound();
-      return { data: toApiAgent(await cloneAgent(ctx, source, ctx.userId)) };
+      return { data: toApiAgent(await cloneAgent(ctx, source, ctx.userId, request.query.key)) };
     },
   );
 
