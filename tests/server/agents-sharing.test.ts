@@ -272,16 +272,47 @@ describe("GET /api/agent/{id}/public (no sign-in)", () => {
     expect((await get(`/agent/${privateAgent.id}/public`, ownerToken)).json()).toEqual(expected);
   });
 
-  it("is limited to 60 requests a minute per address", async () => {
-    const { app: limited } = await buildTestApp(database);
+  it("is cheap to reload: cached 30 s (+30 s stale) with an ETag, and a matching If-None-Match is a 304 without a body", async () => {
+    const first = await get(`/agent/${source.id}/public`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["cache-control"]).toBe("public, max-age=30, stale-while-revalidate=30");
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await app.inject({ method: "GET", url: `/api/agent/${source.id}/public`, headers: { "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+    expect(again.headers.etag).toBe(etag);
+    // Another agent's tag, or the profile changed since: the whole answer.
+    const other = await app.inject({ method: "GET", url: `/api/agent/${source.id}/public`, headers: { "if-none-match": 'W/"stale"' } });
+    expect(other.statusCode).toBe(200);
+    expect(other.json().data.name).toBe("Shared Sales Agent");
+    // A 404 (private or unknown) is not cached.
+    expect((await get(`/agent/${randomUUID()}/public`)).headers["cache-control"]).toBeUndefined();
+  });
+
+  it("a popular page keeps its profile: well past the old 60 a minute from one address (default 600)", async () => {
+    const { app: fresh } = await buildTestApp(database);
+    try {
+      const url = `/api/agent/${source.id}/public`;
+      const statuses = new Set<number>();
+      for (let i = 0; i < 200; i++) statuses.add((await fresh.inject({ method: "GET", url, remoteAddress: "203.0.113.20" })).statusCode);
+      expect(statuses).toEqual(new Set([200]));
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("is limited per address by PUBLIC_PROFILE_PER_IP_PER_MINUTE, with Retry-After", async () => {
+    const { app: limited } = await buildTestApp(database, { PUBLIC_PROFILE_PER_IP_PER_MINUTE: "5" });
     try {
       const url = `/api/agent/${randomUUID()}/public`;
       const statuses: number[] = [];
-      for (let i = 0; i < 60; i++) statuses.push((await limited.inject({ method: "GET", url, remoteAddress: "203.0.113.9" })).statusCode);
+      for (let i = 0; i < 5; i++) statuses.push((await limited.inject({ method: "GET", url, remoteAddress: "203.0.113.9" })).statusCode);
       expect(new Set(statuses)).toEqual(new Set([404]));
       const blocked = await limited.inject({ method: "GET", url, remoteAddress: "203.0.113.9" });
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toMatchObject({ code: "rate_limited" });
+      expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
       // Another address is not affected.
       expect((await limited.inject({ method: "GET", url, remoteAddress: "198.51.100.7" })).statusCode).toBe(404);
     } finally {
