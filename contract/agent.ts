@@ -11,6 +11,9 @@ import { errorBodySchema } from "./errors";
  * them (voice_stop_voice_seconds = 1.1): we keep the spec's value and the mapper makes what it sends valid.
  */
 
+/** A voice-provider tool id (`model_tool_id` entries): Vapi's tool ids are UUIDs. */
+export const TOOL_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** E.164: '+', a non-zero first digit, 7 to 15 digits in all. */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 
@@ -130,9 +133,16 @@ export type AgentConfigInput = z.input<typeof agentConfigSchema>;
 /** The spec's defaults, computed once from the schema (the console form's initial values). */
 export const DEFAULT_AGENT_CONFIG: AgentConfig = agentConfigSchema.parse({});
 
-/** POST /agent/: any subset of the settings, the rest from the defaults; `is_public` optional. */
+/**
+ * The owner's consent to cloning through the private link ("Anyone signed in with this link can copy
+ * this agent"); off by default. Turning it on makes a new link key, turning it off revokes the link.
+ */
+const cloneEnabledField = z.boolean({ error: "clone_enabled must be true or false" });
+
+/** POST /agent/: any subset of the settings, the rest from the defaults; `is_public` and `clone_enabled` optional. */
 export const agentCreateSchema = agentConfigSchema.extend({
   is_public: z.boolean({ error: "is_public must be true or false" }).default(false),
+  clone_enabled: cloneEnabledField.default(false),
 });
 
 /** The same fields with their defaults removed and every one optional: what a partial update may carry. */
@@ -152,6 +162,7 @@ export const agentUpdateSchema = z.strictObject({
   transcriber: z.strictObject(optionalWithoutDefaults(transcriberSchema.shape)).optional(),
   voice: z.strictObject(optionalWithoutDefaults(voiceSchema.shape)).optional(),
   is_public: z.boolean({ error: "is_public must be true or false" }).optional(),
+  clone_enabled: cloneEnabledField.optional(),
 });
 export type AgentUpdate = z.input<typeof agentUpdateSchema>;
 
@@ -166,6 +177,10 @@ export const agentSchema = agentConfigSchema.extend({
   id: z.uuid(),
   agent_id: z.uuid(),
   is_public: z.boolean(),
+  /** Whether the private link may clone the agent (the owner's consent). */
+  clone_enabled: z.boolean(),
+  /** The key the private link carries (`/agent/private/{id}?key=…`) while cloning is on; null when off. */
+  clone_key: z.string().nullable(),
   provider_assistant_id: z.string().nullable(),
   sync_status: z.enum(AGENT_SYNC_STATES),
   cloned_from: z.uuid().nullable(),
@@ -218,6 +233,12 @@ export const agentIdParamsSchema = z.object({ id: z.uuid({ error: "the agent id 
 /** GET /agent/?page&limit: every agent of a small organisation fits the default page. */
 export const AGENT_LIST_MAX_LIMIT = 100;
 export const agentListQuerySchema = pagingQuerySchema({ maxLimit: AGENT_LIST_MAX_LIMIT, defaultLimit: AGENT_LIST_MAX_LIMIT });
+
+/** GET /agent/{id}/clone?key=: the private link's key (without it, or with a stale one, the clone answers 404). */
+export const AGENT_CLONE_KEY_MAX = 100;
+export const agentCloneQuerySchema = z.object({
+  key: z.string().max(AGENT_CLONE_KEY_MAX, { error: "key is not a share key" }).optional(),
+});
 
 /** 409 of GET /agent/{id}/clone: `data.id` is the agent to open (the caller's own, or its existing copy). */
 export const agentCloneConflictSchema = errorBodySchema.extend({ data: z.object({ id: z.uuid() }) });

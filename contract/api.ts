@@ -14,7 +14,8 @@ export const apiPaths = {
   agentTemplates: "/agent/templates",
   agentFromTemplate: "/agent/template",
   agentAppointmentToggle: (agentId: string) => `/agent/${id(agentId)}/appointment-toggle`,
-  agentClone: (agentId: string) => `/agent/${id(agentId)}/clone`,
+  /** `key`: the private link's key (the owner's consent); without it the clone answers 404. */
+  agentClone: (agentId: string, key?: string | null) => `/agent/${id(agentId)}/clone${key ? `?key=${id(key)}` : ""}`,
   agentPublic: (agentId: string) => `/agent/${id(agentId)}/public`,
   transcribers: "/transcriber/",
   voices: "/voice/",

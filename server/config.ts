@@ -46,6 +46,8 @@ export interface AppConfig {
   fileMaxBytes: number;
   consoleDir: string;
   rateLimitPerMinute: number;
+  /** PUBLIC_PROFILE_PER_IP_PER_MINUTE: GET /agent/{id}/public, sized for a popular public page (default 600). */
+  publicProfilePerIpPerMinute: number;
   modes: Modes;
   /** Webhook verification (server/webhooks/secret.ts says what happens when the secret is unset). */
   webhooks: { secret: string | null; vapiCredentialId: string | null };
@@ -108,6 +110,7 @@ export const ENV_VARIABLES = [
   "PUBLIC_CALL_PER_IP_PER_MINUTE",
   "PUBLIC_CALL_PER_NUMBER_PER_HOUR",
   "PUBLIC_CALL_PER_AGENT_PER_DAY",
+  "PUBLIC_PROFILE_PER_IP_PER_MINUTE",
 ] as const;
 type EnvName = (typeof ENV_VARIABLES)[number];
 export type Env = Partial<Record<EnvName, string | undefined>> & Record<string, string | undefined>;
@@ -222,6 +225,7 @@ const parsers = {
   PUBLIC_CALL_PER_IP_PER_MINUTE: integer(1, 1_000_000),
   PUBLIC_CALL_PER_NUMBER_PER_HOUR: integer(1, 1_000_000),
   PUBLIC_CALL_PER_AGENT_PER_DAY: integer(1, 1_000_000),
+  PUBLIC_PROFILE_PER_IP_PER_MINUTE: integer(1, 1_000_000),
 } satisfies Partial<Record<EnvName, z.ZodType>>;
 
 function shown(name: EnvName, raw: string): string {
@@ -322,6 +326,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     fileMaxBytes: read("FILE_MAX_BYTES") ?? DEFAULT_FILE_MAX_BYTES,
     consoleDir: raw("CONSOLE_DIR") ?? "dist/console",
     rateLimitPerMinute: read("RATE_LIMIT_PER_MINUTE") ?? 600,
+    publicProfilePerIpPerMinute: read("PUBLIC_PROFILE_PER_IP_PER_MINUTE") ?? 600,
     modes: {
       database: databaseUrl ? "postgres" : "pglite",
       auth: clerk ? "clerk" : "local",

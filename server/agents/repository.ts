@@ -1,7 +1,8 @@
 /**
  * Agent rows: the queries and the mapping to the API shape. Every query on the caller's rows goes
  * through the organisation scope; the two cross-organisation reads (clone and the public profile, where
- * the unguessable id is the capability) are `findAgentInAnyOrganisation`, and nothing else.
+ * the owner's consent is checked: the private link's key, or the agent being public) are
+ * `findAgentInAnyOrganisation`, and nothing else.
  */
 import { desc, eq, inArray } from "drizzle-orm";
 import { DEFAULT_AGENT_CONFIG, type Agent, type AgentConfig } from "../../contract";
@@ -33,6 +34,8 @@ export function toApiAgent(row: AgentRow): Agent {
     id: row.id,
     agent_id: row.id,
     is_public: row.isPublic,
+    clone_enabled: row.cloneKey !== null,
+    clone_key: row.cloneKey,
     provider_assistant_id: row.providerAssistantId,
     sync_status: row.providerAssistantId ? "synced" : "local",
     cloned_from: row.clonedFrom,
@@ -60,8 +63,8 @@ export function findCloneOf(scope: OrgScope, sourceId: string): Promise<AgentRow
 }
 
 /**
- * An agent of any organisation, by id. Only for the two routes where the id itself is the capability:
- * cloning through a shared private link and the public agent profile.
+ * An agent of any organisation, by id. Only for the two routes that then check the owner's consent:
+ * cloning through a shared private link (its key) and the public agent profile (is_public).
  */
 export async function findAgentInAnyOrganisation(db: Db, id: string): Promise<AgentRow | null> {
   const rows = await db.select().from(agents).where(eq(agents.id, id)).limit(1);

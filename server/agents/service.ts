@@ -3,11 +3,11 @@
  * and the row written after, so a save the provider refuses fails whole (502) and changes nothing; when
  * the database write fails after the provider said yes, the provider's side is undone.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
-import { ERROR_CODES, agentConfigSchema, type AgentConfig, type agentUpdateSchema } from "../../contract";
+import { ERROR_CODES, TOOL_ID_PATTERN, agentConfigSchema, type AgentConfig, type agentUpdateSchema } from "../../contract";
 import type { OrgScope } from "../data/orgScope";
 import { isUniqueViolation } from "../db/errors";
 import { agents } from "../db/schema";
@@ -28,6 +28,8 @@ export type AgentChanges = z.output<typeof agentUpdateSchema>;
 export interface NewAgent {
   config: AgentConfig;
   isPublic: boolean;
+  /** The owner's consent to cloning through the private link (default off). */
+  cloneEnabled?: boolean;
   createdBy: string;
   clonedFrom?: string;
 }
@@ -35,6 +37,7 @@ export interface NewAgent {
 export async function createAgent(ctx: AgentContext, input: NewAgent): Promise<AgentRow> {
   const config = withUniqueFiles(input.config);
   const knowledgeBase = await requireKnowledgeBase(ctx.scope, config.knowledge_base_files);
+  await requireTools(ctx, config.model_tool_id);
   const id = randomUUID();
   const { assistantId } = await atProvider(() => ctx.voice.saveAssistant({ id, orgId: ctx.scope.orgId, config, knowledgeBase }, null));
   try {
@@ -43,6 +46,7 @@ export async function createAgent(ctx: AgentContext, input: NewAgent): Promise<A
       name: config.agent_name,
       config,
       isPublic: input.isPublic,
+      cloneKey: input.cloneEnabled ? newCloneKey() : null,
       providerAssistantId: assistantId,
       clonedFrom: input.clonedFrom ?? null,
       createdBy: input.createdBy,
@@ -61,6 +65,8 @@ export async function updateAgent(ctx: AgentContext, row: AgentRow, changes: Age
   const knowledgeBase = changes.knowledge_base_files
     ? await requireKnowledgeBase(ctx.scope, config.knowledge_base_files)
     : await knowledgeBaseFilesOf(ctx.scope, config.knowledge_base_files);
+  // The same for tools: only a newly given list is checked, so an older agent can still be saved.
+  if (changes.model_tool_id) await requireTools(ctx, config.model_tool_id);
   const agent: AgentForSync = { id: row.id, orgId: ctx.scope.orgId, config, knowledgeBase };
   const { assistantId } = await atProvider(() => ctx.voice.saveAssistant(agent, row.providerAssistantId));
 
@@ -68,7 +74,14 @@ export async function updateAgent(ctx: AgentContext, row: AgentRow, changes: Age
   try {
     [updated] = await ctx.scope.update(
       agents,
-      { name: config.agent_name, config, isPublic: changes.is_public ?? row.isPublic, providerAssistantId: assistantId, updatedAt: new Date() },
+      {
+        name: config.agent_name,
+        config,
+        isPublic: changes.is_public ?? row.isPublic,
+        cloneKey: nextCloneKey(row.cloneKey, changes.clone_enabled),
+        providerAssistantId: assistantId,
+        updatedAt: new Date(),
+      },
       eq(agents.id, row.id),
     );
   } catch (error) {
@@ -93,11 +106,14 @@ export async function deleteAgent(ctx: AgentContext, row: AgentRow): Promise<voi
 }
 
 /**
- * Copies another organisation's agent into the caller's (GET /agent/{id}/clone). 409 with the id to open
- * when the agent is the caller's own or the organisation already holds a clone of it.
+ * Copies another organisation's agent into the caller's (GET /agent/{id}/clone?key=). Only with the
+ * owner's consent: the agent's cloning is on and `key` is its private link's key; otherwise 404, the
+ * same answer as for an agent that does not exist. 409 with the id to open when the agent is the
+ * caller's own or the organisation already holds a clone of it.
  */
-export async function cloneAgent(ctx: AgentContext, source: AgentRow, createdBy: string): Promise<AgentRow> {
+export async function cloneAgent(ctx: AgentContext, source: AgentRow, createdBy: string, key: string | undefined): Promise<AgentRow> {
   if (source.orgId === ctx.scope.orgId) throw alreadyYours("This agent is already in your organisation.", source.id);
+  if (!source.cloneKey || !key || !sameKey(source.cloneKey, key)) throw agentNotFound();
   const existing = await findCloneOf(ctx.scope, source.id);
   if (existing) throw alreadyYours("Your organisation already has a copy of this agent.", existing.id);
   try {
@@ -125,7 +141,7 @@ export function withoutOrganisationResources(config: AgentConfig): AgentConfig {
 }
 
 export function mergeAgentConfig(current: AgentConfig, changes: AgentChanges): AgentConfig {
-  const { analysis_plan, transcriber, voice, is_public: _isPublic, ...settings } = changes;
+  const { analysis_plan, transcriber, voice, is_public: _isPublic, clone_enabled: _cloneEnabled, ...settings } = changes;
   const merged = {
     ...current,
     ...settings,
@@ -144,6 +160,54 @@ export function mergeAgentConfig(current: AgentConfig, changes: AgentChanges): A
 export const agentNotFound = () => ApiError.notFound("Agent not found");
 
 const alreadyYours = (detail: string, id: string) => ApiError.conflict(detail, { id });
+
+/** A private link's key: 24 random bytes, URL-safe (32 characters). */
+const newCloneKey = () => randomBytes(24).toString("base64url");
+
+/**
+ * The key after a save: turning cloning on keeps a key already made (saving again does not break a
+ * link handed out) or makes a new one; turning it off drops it, so that link never works again.
+ */
+function nextCloneKey(current: string | null, cloneEnabled: boolean | undefined): string | null {
+  if (cloneEnabled === undefined) return current;
+  return cloneEnabled ? (current ?? newCloneKey()) : null;
+}
+
+function sameKey(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** How a tool id appears in an error: quoted, and cut short when it is long. */
+const quoted = (id: string) => `"${id.length > 60 ? `${id.slice(0, 60)}…` : id}"`;
+
+/**
+ * 400 naming every `model_tool_id` entry that is not a tool id (a UUID) or, when the provider can tell
+ * (Vapi: GET /tool/{id}), names no tool that exists; accepted, such an id would fail every later call.
+ */
+async function requireTools(ctx: AgentContext, ids: readonly string[]): Promise<void> {
+  const malformed = ids.filter((id) => !TOOL_ID_PATTERN.test(id));
+  if (malformed.length > 0) {
+    const many = malformed.length > 1;
+    throw new ApiError(
+      400,
+      ERROR_CODES.validation,
+      `model_tool_id: ${malformed.map(quoted).join(", ")} ${many ? "are not tool ids" : "is not a tool id"} (a tool id is the tool's UUID at the voice provider)`,
+    );
+  }
+  const missingTools = ctx.voice.missingTools?.bind(ctx.voice);
+  if (!missingTools || ids.length === 0) return;
+  const missing = await atProvider(() => missingTools([...new Set(ids)]));
+  if (missing.length > 0) {
+    const many = missing.length > 1;
+    throw new ApiError(
+      400,
+      ERROR_CODES.validation,
+      `model_tool_id: ${many ? "no tools" : "no tool"} ${missing.map(quoted).join(", ")} ${many ? "exist" : "exists"} at the voice provider; create ${many ? "them" : "it"} there first or remove ${many ? "their ids" : "its id"}`,
+    );
+  }
+}
 
 function withUniqueFiles(config: AgentConfig): AgentConfig {
   return { ...config, knowledge_base_files: [...new Set(config.knowledge_base_files)] };

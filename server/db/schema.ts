@@ -165,6 +165,12 @@ export const agents = pgTable(
     isPublic: boolean("is_public").notNull().default(false),
     /** The voice provider's assistant id (null in sandbox mode). */
     providerAssistantId: text("provider_assistant_id"),
+    /**
+     * The owner's consent to cloning ("Anyone signed in with this link can copy this agent"): the key
+     * the private link carries. Null (the default, and every agent made before it existed) means off;
+     * turning it off clears it, so a link handed out earlier stops working for good.
+     */
+    cloneKey: text("clone_key"),
     /** The agent this one was cloned from through a shared private link. */
     clonedFrom: uuid("cloned_from"),
     createdBy: text("created_by"),

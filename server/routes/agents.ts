@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -5,6 +6,7 @@ import {
   PUBLIC_AGENT_DEFAULT_DESCRIPTION,
   PUBLIC_AGENT_DEFAULT_GREETING,
   agentCloneConflictSchema,
+  agentCloneQuerySchema,
   agentCreateSchema,
   agentIdParamsSchema,
   agentListQuerySchema,
@@ -43,6 +45,20 @@ const security = [{ bearerAuth: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 /** Routes that save to the voice provider can also answer 502. */
 const savingErrors = { ...errors, 502: errorBodySchema };
+
+/**
+ * GET /agent/{id}/public is cheap to reload: browsers (and any shared cache) keep the profile 30 s and
+ * may show it 30 s more while they fetch it again, so an agent turned private stops being shown within
+ * a minute; after that an ETag makes the check a 304 without a body.
+ */
+export const PUBLIC_PROFILE_CACHE_CONTROL = "public, max-age=30, stale-while-revalidate=30";
+
+/** Whether an If-None-Match header names `etag` (a list, weak or strong, or `*`). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
+}
 
 const VERBS: Partial<Record<Action, string>> = { list: "view", show: "view", create: "create", edit: "edit", delete: "delete" };
 
@@ -140,8 +156,8 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; 
     },
     async (request, reply) => {
       const ctx = allowed(request, "create");
-      const { is_public: isPublic, ...config } = request.body;
-      const row = await createAgent(ctx, { config, isPublic, createdBy: ctx.userId });
+      const { is_public: isPublic, clone_enabled: cloneEnabled, ...config } = request.body;
+      const row = await createAgent(ctx, { config, isPublic, cloneEnabled, createdBy: ctx.userId });
       return reply.status(201).send({ data: toApiAgent(row) });
     },
   );
@@ -228,10 +244,13 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; 
         security,
         summary: "Copy a shared agent into the caller's organisation",
         description:
-          "The id in a shared private link is the capability: any existing agent can be cloned. The copy keeps the name and " +
-          "settings but not the source organisation's webhook URL, forwarding number, knowledge-base files or tools, and is not public. " +
-          "409 with `data.id` when the agent is already the organisation's own or the organisation already holds a copy.",
+          "Only with the owner's consent: the agent's `clone_enabled` is on and `key` is its `clone_key` (the private link " +
+          "`/agent/private/{id}?key=…`). Otherwise 404, as for an agent that does not exist; turning cloning off revokes the key. " +
+          "The copy keeps the name and settings but not the source organisation's webhook URL, forwarding number, knowledge-base " +
+          "files or tools, and is not public. 409 with `data.id` when the agent is already the organisation's own or the " +
+          "organisation already holds a copy.",
         params: agentIdParamsSchema,
+        querystring: agentCloneQuerySchema,
         response: { 200: agentResponse, ...savingErrors, 409: agentCloneConflictSchema },
       },
     },
@@ -239,35 +258,40 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; 
       const ctx = allowed(request, "create");
       const source = await findAgentInAnyOrganisation(db, request.params.id);
       if (!source) throw agentNotFound();
-      return { data: toApiAgent(await cloneAgent(ctx, source, ctx.userId)) };
+      return { data: toApiAgent(await cloneAgent(ctx, source, ctx.userId, request.query.key)) };
     },
   );
 
   app.get(
     "/agent/:id/public",
     {
-      config: { public: true, rateLimit: { max: 60, timeWindow: "1 minute" } },
+      config: { public: true, rateLimit: { max: app.config.publicProfilePerIpPerMinute, timeWindow: "1 minute" } },
       schema: {
         tags,
         summary: "A public agent's profile (no sign-in)",
-        description: "Only for agents marked public; reveals the name, description, greeting and closing message, nothing else.",
+        description:
+          "Only for agents marked public; reveals the name, description, greeting and closing message, nothing else. " +
+          `Cached: \`Cache-Control: ${PUBLIC_PROFILE_CACHE_CONTROL}\` and an ETag (304 to a matching If-None-Match). ` +
+          `${app.config.publicProfilePerIpPerMinute} requests a minute per client (PUBLIC_PROFILE_PER_IP_PER_MINUTE), then 429 with Retry-After.`,
         params: agentIdParamsSchema,
-        response: { 200: publicProfileResponse, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
+        response: { 200: publicProfileResponse, 304: z.null().describe("Not modified: the cached profile is current"), 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const row = await findAgentInAnyOrganisation(db, request.params.id);
       if (!row?.isPublic) throw ApiError.notFound("Agent not found or not accessible.");
       const config = storedConfig(row);
-      return {
-        data: {
-          id: row.id,
-          name: config.agent_name.trim() || publicAgentFallbackName(row.id),
-          description: config.description.trim() || PUBLIC_AGENT_DEFAULT_DESCRIPTION,
-          firstMessage: config.agent_welcome_message.trim() || PUBLIC_AGENT_DEFAULT_GREETING,
-          endCallMessage: config.agent_end_call_message,
-        },
+      const data = {
+        id: row.id,
+        name: config.agent_name.trim() || publicAgentFallbackName(row.id),
+        description: config.description.trim() || PUBLIC_AGENT_DEFAULT_DESCRIPTION,
+        firstMessage: config.agent_welcome_message.trim() || PUBLIC_AGENT_DEFAULT_GREETING,
+        endCallMessage: config.agent_end_call_message,
       };
+      const etag = `W/"${createHash("sha256").update(JSON.stringify(data)).digest("base64url").slice(0, 22)}"`;
+      reply.header("cache-control", PUBLIC_PROFILE_CACHE_CONTROL).header("etag", etag);
+      if (matchesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
+      return { data };
     },
   );
 };

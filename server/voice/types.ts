@@ -66,6 +66,11 @@ export interface VoiceProvider {
   readonly mode: "sandbox" | "vapi";
   /** Creates the provider's assistant (assistantId null) or updates it; answers the assistant id (null: the sandbox keeps none). */
   saveAssistant(agent: AgentForSync, assistantId: string | null): Promise<{ assistantId: string | null }>;
+  /**
+   * The ids among `toolIds` that name no tool at the provider (Vapi: GET /tool/{id}). Absent in the
+   * sandbox, which has no tools to look up.
+   */
+  missingTools?(toolIds: string[]): Promise<string[]>;
   /** Deletes the provider's assistant; one that is already gone counts as deleted. */
   deleteAssistant(assistantId: string): Promise<void>;
   /** Uploads a knowledge-base file; answers the provider's file id (null: the sandbox keeps the bytes locally). */

@@ -3,7 +3,8 @@
  *
  * - assistants: POST /assistant, PATCH /assistant/{id} (a PATCH that finds no assistant — deleted in
  *   Vapi's dashboard — creates a new one), DELETE /assistant/{id} (404 counts as deleted);
- * - knowledge-base files: POST /file (multipart/form-data, one `file` part), DELETE /file/{id} (404 counts as deleted).
+ * - knowledge-base files: POST /file (multipart/form-data, one `file` part), DELETE /file/{id} (404 counts as deleted);
+ * - tools: GET /tool/{id}, to refuse an agent's `model_tool_id` that names no tool (404).
  *
  * Every request carries `Authorization: Bearer VAPI_PRIVATE_KEY` and gives up after `timeoutMs`.
  * Failures become VoiceProviderError with a sentence a person can act on, taken from Vapi's error body.
@@ -174,6 +175,22 @@ export function createVapiVoiceProvider(options: VapiProviderOptions): VoiceProv
         if (error instanceof VapiHttpError && error.status === 404) return { assistantId: await createAssistant(agent) };
         throw error instanceof VapiHttpError ? describeFailure(error, "save the agent") : error;
       }
+    },
+
+    async missingTools(toolIds: string[]) {
+      const found = await Promise.all(
+        toolIds.map(async (toolId) => {
+          try {
+            await request("GET", `/tool/${encodeURIComponent(toolId)}`);
+            return null;
+          } catch (error) {
+            // 404: no such tool; 400: Vapi refused the id itself (not a UUID).
+            if (error instanceof VapiHttpError && (error.status === 404 || error.status === 400)) return toolId;
+            throw error instanceof VapiHttpError ? describeFailure(error, "check the agent's tools") : error;
+          }
+        }),
+      );
+      return found.filter((toolId): toolId is string => toolId !== null);
     },
 
     async deleteAssistant(assistantId: string) {

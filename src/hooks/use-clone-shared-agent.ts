@@ -20,15 +20,15 @@ type CloneOutcome =
 export type CloneState = { status: "cloning" } | { status: "error"; message: string };
 
 /**
- * GET /agent/{id}/clone. Made here rather than through the data provider because the 409 answer's body
+ * GET /agent/{id}/clone?key= (the key is the private link's: the owner's consent). Made here rather than through the data provider because the 409 answer's body
  * names the agent to open (`{detail, code, data: {id}}`: the source when the person owns it, else their
  * earlier clone) and the data provider's errors keep only detail and code.
  */
-async function requestClone(agentID: string, getToken: () => Promise<string | null>): Promise<CloneOutcome> {
+async function requestClone(agentID: string, key: string | null, getToken: () => Promise<string | null>): Promise<CloneOutcome> {
   let response: Response;
   try {
     const token = await getToken();
-    response = await fetch(`${API_URL}${apiPaths.agentClone(agentID)}`, {
+    response = await fetch(`${API_URL}${apiPaths.agentClone(agentID, key)}`, {
       headers: { Accept: "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     });
   } catch {
@@ -54,21 +54,22 @@ async function requestClone(agentID: string, getToken: () => Promise<string | nu
 /**
  * Clones the shared agent into the active organisation once, then toasts and navigates (spec §2, §4, §8):
  * 200 → the new agent; 409 → the agent already in the account; other failures → /agent/{agentID};
- * 404, 401 and 500 stay on the page with a card. Under StrictMode the effect runs twice: both runs share
+ * 404 (no such agent, or its owner does not let this link copy it), 401 and 500 stay on the page with a
+ * card. Under StrictMode the effect runs twice: both runs share
  * the one request, and only the run still mounted acts on its answer.
  */
-export function useCloneSharedAgent(agentID: string): CloneState {
+export function useCloneSharedAgent(agentID: string, key: string | null): CloneState {
   const { getToken } = useAuthSession();
   const invalidate = useInvalidate();
   const { open } = useNotification();
   const navigate = useNavigate();
-  const request = useRef<{ agentID: string; outcome: Promise<CloneOutcome> } | null>(null);
+  const request = useRef<{ agentID: string; key: string | null; outcome: Promise<CloneOutcome> } | null>(null);
   const [state, setState] = useState<CloneState>({ status: "cloning" });
 
   useEffect(() => {
     let active = true;
-    if (request.current?.agentID !== agentID) {
-      request.current = { agentID, outcome: requestClone(agentID, getToken) };
+    if (request.current?.agentID !== agentID || request.current.key !== key) {
+      request.current = { agentID, key, outcome: requestClone(agentID, key, getToken) };
     }
     void request.current.outcome.then((outcome) => {
       if (!active) return;
@@ -97,7 +98,7 @@ export function useCloneSharedAgent(agentID: string): CloneState {
     return () => {
       active = false;
     };
-  }, [agentID, getToken, invalidate, navigate, open]);
+  }, [agentID, key, getToken, invalidate, navigate, open]);
 
   return state;
 }

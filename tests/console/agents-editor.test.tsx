@@ -148,6 +148,23 @@ describe("the agent editor", () => {
     expect(screen.getByRole("button", { name: "Save" })).toBeEnabled();
   });
 
+  it("shows the server's 400 about a tool id under Tool IDs as well as in the toast", async () => {
+    const fetch = installFetchFake();
+    const { user } = await openEditor(fetch);
+    const detail = 'model_tool_id: "book-appointment" is not a tool id (a tool id is the tool\'s UUID at the voice provider)';
+    fetch.on("PUT", PUT_PATH, () => json({ detail, code: "validation_error" }, 400));
+
+    await user.type(screen.getByLabelText("Tool IDs"), "book-appointment{Enter}");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+
+    expect(await screen.findByText("The agent could not be saved")).toBeInTheDocument();
+    expect(screen.getByText(detail)).toBeInTheDocument();
+    const hint = '"book-appointment" is not a tool id (a tool id is the tool\'s UUID at the voice provider)';
+    expect(await screen.findByText(hint)).toBeInTheDocument();
+    expect(screen.getByText(hint).closest(".ant-form-item")).toContainElement(screen.getByLabelText("Tool IDs"));
+    expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([{ model_tool_id: ["book-appointment"] }]);
+  });
+
   it("asks before leaving with unsaved changes, in the app and on reload", async () => {
     const { user, pathname } = await openEditor();
 

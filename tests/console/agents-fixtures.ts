@@ -21,6 +21,8 @@ export function makeAgent(overrides: Partial<Agent> = {}): Agent {
     id,
     agent_id: id,
     is_public: false,
+    clone_enabled: false,
+    clone_key: null,
     provider_assistant_id: null,
     sync_status: "local",
     cloned_from: null,

@@ -55,12 +55,13 @@ function stubClipboard(writeText = vi.fn(async (_text: string) => undefined)) {
 }
 
 describe("sharing an agent", () => {
-  it("shows the public link with the default number's pid and the private clone link, each with a copy button", async () => {
-    const { user } = renderPanel();
+  it("shows the public link with the default number's pid and, while copying is on, the private clone link with its key, each with a copy button", async () => {
+    const { user } = renderPanel({ agent: makeAgent({ clone_enabled: true, clone_key: "key-of-the-link" }) });
     const writeText = stubClipboard();
 
     const publicLink = `${window.location.origin}/public/agent/${AGENT_ID}?pid=${DEFAULT_NUMBER.id}`;
-    const cloneLink = `${window.location.origin}/agent/private/${AGENT_ID}`;
+    const cloneLink = `${window.location.origin}/agent/private/${AGENT_ID}?key=key-of-the-link`;
+    expect(screen.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" })).toBeChecked();
     await waitFor(() => expect(screen.getByLabelText("Public link")).toHaveValue(publicLink));
     expect(screen.getByText("Visitors are called from Front desk (+14155550123), your default number.")).toBeInTheDocument();
     expect(screen.getByLabelText("Private clone link")).toHaveValue(cloneLink);
@@ -114,6 +115,34 @@ describe("sharing an agent", () => {
     await user.click(screen.getByRole("switch", { name: "Public" }));
     expect(await screen.findByText("The agent is now private")).toBeInTheDocument();
     expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([{ is_public: true }, { is_public: false }]);
+  });
+
+  it("copying is off by default: no clone link until the owner turns it on; turning it off takes the link away", async () => {
+    const { user, fetch } = renderPanel();
+    let key = "first-key";
+    fetch.on("PUT", PUT_PATH, (request) => {
+      const on = (request.body as { clone_enabled: boolean }).clone_enabled;
+      return json({ data: makeAgent({ clone_enabled: on, clone_key: on ? key : null }) });
+    });
+
+    const consent = screen.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" });
+    expect(consent).not.toBeChecked();
+    expect(screen.queryByLabelText("Private clone link")).toBeNull();
+    expect(screen.getByText(/Off: nobody can copy this agent/)).toBeInTheDocument();
+
+    await user.click(consent);
+    expect(await screen.findByText("Anyone signed in with the private clone link can now copy this agent")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText("Private clone link")).toHaveValue(`${window.location.origin}/agent/private/${AGENT_ID}?key=first-key`));
+
+    await user.click(screen.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" }));
+    expect(await screen.findByText("Copying is off: the private clone link no longer works")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByLabelText("Private clone link")).toBeNull());
+
+    // On again: the server made a new key, and the link shows it.
+    key = "second-key";
+    await user.click(screen.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" }));
+    await waitFor(() => expect(screen.getByLabelText("Private clone link")).toHaveValue(`${window.location.origin}/agent/private/${AGENT_ID}?key=second-key`));
+    expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([{ clone_enabled: true }, { clone_enabled: false }, { clone_enabled: true }]);
   });
 
   it("keeps the switch as it was when the server refuses", async () => {

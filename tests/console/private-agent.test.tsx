@@ -6,6 +6,8 @@ import { FakeSession, findScreen, installFetchFake, json, waitForPath, type Fetc
 /** The shared agent, in another organisation. */
 const SHARED_ID = "7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b";
 const CLONE_PATH = `/api/agent/${SHARED_ID}/clone`;
+/** The private link's key: the owner's consent to cloning, carried from the page's URL to the request. */
+const CLONE_KEY = "k3y_Of-The-Link_0123456789abcdefgh";
 
 /** The editor the clone page leads to, with both agents the answers may name. */
 function serveEditor(fetch: FetchFake) {
@@ -14,7 +16,7 @@ function serveEditor(fetch: FetchFake) {
 
 function openLink(fetch: FetchFake, session = new FakeSession()) {
   // StrictMode, as main.tsx mounts the console: the effect runs twice, the clone happens once.
-  return renderConsoleStrict({ path: `/agent/private/${SHARED_ID}`, fetch, session });
+  return renderConsoleStrict({ path: `/agent/private/${SHARED_ID}?key=${CLONE_KEY}`, fetch, session });
 }
 
 describe("a shared private agent link", () => {
@@ -57,6 +59,7 @@ describe("a shared private agent link", () => {
     await findScreen("Edit Agent");
     expect(fetch.to("GET", CLONE_PATH)).toHaveLength(1);
     expect(fetch.to("GET", CLONE_PATH)[0]?.headers.get("authorization")).toBe("Bearer token-1");
+    expect(fetch.to("GET", CLONE_PATH)[0]?.query.get("key")).toBe(CLONE_KEY);
   });
 
   it("on 409 says 'Agent is already in your account!' and opens the agent the answer names", async () => {

@@ -1,7 +1,7 @@
-import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   PUBLIC_AGENT_DEFAULT_DESCRIPTION,
   PUBLIC_AGENT_DEFAULT_GREETING,
@@ -72,6 +72,16 @@ async function fillAndSubmit(user: ReturnType<typeof userEvent.setup>, name = "A
   return modal;
 }
 
+// The page remembers the last profile it got in sessionStorage: every test starts without one.
+beforeEach(() => sessionStorage.clear());
+
+/** A 429 as the server's rate limiter answers it. */
+const tooMany = (retryAfter = "1") =>
+  new Response(JSON.stringify({ detail: "Rate limit exceeded, retry in 1 second", code: "rate_limited" }), {
+    status: 429,
+    headers: { "Content-Type": "application/json", "Retry-After": retryAfter },
+  });
+
 describe("/public/agent/:agentID: loading and landing", () => {
   it("shows a loading screen, then the agent's name, description and a Start Call button", async () => {
     let answer!: (response: Response) => void;
@@ -90,10 +100,52 @@ describe("/public/agent/:agentID: loading and landing", () => {
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
+  it("a busy server (429) never turns a real agent into the stand-in: it keeps loading, asks again after Retry-After, and shows the agent's own name", async () => {
+    let answers = 0;
+    const fetch = installFetchFake().on("GET", PROFILE_PATH, () => (++answers <= 2 ? tooMany("1") : json({ data: PROFILE })));
+    renderPage(undefined, fetch);
+
+    expect(await screen.findByText("Loading agent", {}, { timeout: 10_000 })).toBeInTheDocument();
+    await waitFor(() => expect(answers).toBeGreaterThanOrEqual(1));
+    expect(screen.queryByRole("heading", { level: 1 })).toBeNull();
+    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText(PROFILE.description)).toBeInTheDocument();
+    expect(screen.queryByText("AI Agent 3f2a9c1b")).toBeNull();
+    expect(fetch.to("GET", PROFILE_PATH)).toHaveLength(3);
+  }, 15_000);
+
   it.each([
-    ["a 404", () => json({ detail: "Agent not found", code: "not_found" }, 404)],
+    ["a 429", () => tooMany("30")],
     ["a network failure", () => Promise.reject(new TypeError("Failed to fetch"))],
     ["a 500", () => json({ detail: "boom", code: "internal" }, 500)],
+  ])("after %s a reload shows the profile this tab got before, at once", async (_, respond) => {
+    renderPage();
+    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    cleanup();
+
+    const fetch = installFetchFake().on("GET", PROFILE_PATH, respond);
+    renderPage(undefined, fetch);
+    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(fetch.to("GET", PROFILE_PATH)).toHaveLength(1);
+  });
+
+  it("a 404 forgets the remembered profile: the agent is no longer public, so the stand-in is shown", async () => {
+    renderPage();
+    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    cleanup();
+
+    renderPage(undefined, installFetchFake().on("GET", PROFILE_PATH, () => json({ detail: "Agent not found or not accessible.", code: "not_found" }, 404)));
+    expect(await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 })).toBeInTheDocument();
+    cleanup();
+    renderPage(undefined, installFetchFake().on("GET", PROFILE_PATH, () => json({ detail: "boom", code: "internal" }, 500)));
+    expect(await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 })).toBeInTheDocument();
+  });
+
+  it.each([
+    ["a 404", () => json({ detail: "Agent not found", code: "not_found" }, 404)],
+    ["a 400 (not an agent id)", () => json({ detail: "id: the agent id must be a UUID", code: "validation_error" }, 400)],
+    ["a network failure, with nothing remembered", () => Promise.reject(new TypeError("Failed to fetch"))],
+    ["a 500, with nothing remembered", () => json({ detail: "boom", code: "internal" }, 500)],
   ])("after %s it builds the agent locally: 'AI Agent' + the id's first 8 characters, the default description", async (_, respond) => {
     renderPage(undefined, installFetchFake().on("GET", PROFILE_PATH, respond));
 

@@ -1,6 +1,7 @@
-// The private clone link (spec §2 /agent/private/:agentID, §4 "Shared agent", §8 "Clone"): a person of
-// another organisation opens it signed out, is asked to log in, signs up, creates their organisation and
-// lands on the copy of the agent there; the sharing organisation's agents are unchanged.
+// The private clone link (spec §2 /agent/private/:agentID, §4 "Shared agent", §8 "Clone"): the owner turns
+// on "Anyone signed in with this link can copy this agent"; a person of another organisation opens the link
+// signed out, is asked to log in, signs up, creates their organisation and lands on the copy of the agent
+// there; the sharing organisation's agents are unchanged. Turned off, the link stops working.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
@@ -34,9 +35,12 @@ test("a second organisation opens the private clone link, signs up, and gets its
     const sourcePrompt = await owner.getByLabel("Prompt", { exact: true }).inputValue();
     assert.ok(sourceName, "the shared agent has a name");
 
-    // The link as the share panel gives it.
+    // Copying is off until the owner turns it on; then the share panel gives the link, with its key.
+    assert.equal(await owner.getByLabel("Private clone link", { exact: true }).count(), 0);
+    await owner.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" }).click();
+    await owner.getByText("Anyone signed in with the private clone link can now copy this agent").first().waitFor({ timeout: 20_000 });
     const cloneLink = await owner.getByLabel("Private clone link", { exact: true }).inputValue();
-    assert.equal(cloneLink, `${e2e.product.baseURL}/agent/private/${sourceId}`);
+    assert.match(cloneLink, new RegExp(`^${e2e.product.baseURL}/agent/private/${sourceId}\\?key=[A-Za-z0-9_-]{32}$`));
     const ownersAgents = await agentNames(owner);
 
     await inPage(e2e.browser, "clone link second organisation", async (page) => {
@@ -76,6 +80,17 @@ test("a second organisation opens the private clone link, signs up, and gets its
     });
 
     // The sharing organisation's agents are as they were.
+    assert.deepEqual(await agentNames(owner), ownersAgents);
+
+    // Turned off, the link is revoked: opened again it shows the spec's card, and makes no copy.
+    await owner.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" }).click();
+    await owner.getByText("Copying is off: the private clone link no longer works").first().waitFor({ timeout: 20_000 });
+    await inPage(e2e.browser, "clone link after revocation", async (page) => {
+      await signIn(page, e2e.product.baseURL, SECOND.email, SECOND.password);
+      await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+      await page.goto(cloneLink);
+      await page.getByText("Agent not found or access denied").waitFor({ timeout: 20_000 });
+    });
     assert.deepEqual(await agentNames(owner), ownersAgents);
     await owner.reload();
     await owner.getByLabel("Agent name", { exact: true }).waitFor({ timeout: 20_000 });

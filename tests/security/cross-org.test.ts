@@ -5,6 +5,7 @@
  * records inside B's request bodies are refused too. Nothing in the database changes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Agent } from "../../contract";
 import { tally } from "./tally";
 import { A_MARKER, WRITE_METHODS, buildWorld, inject, isErrorBody, paramsOf, pathFor, routeKey, snapshot, type OrgRecords, type World } from "./world";
 
@@ -27,12 +28,12 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
 
 /**
  * Routes whose parameter is a capability by design, answered to anyone who holds it (spec §3):
- * - GET /api/agent/:id/clone: a shared private link; the id is the capability (checked below: the copy
- *   lands in the caller's organisation and carries none of A's files, forwarding number or webhook);
  * - GET /api/webcall/:slug: the public web-call page's details, by its unguessable slug.
  * GET /api/agent/:id/public answers only for public agents: A's private agent is a 404 like the rest.
+ * GET /api/agent/:id/clone needs the owner's consent (the private link's key, while A turns cloning on):
+ * without it A's agent is a 404 like the rest; with it, checked below, the copy lands in B.
  */
-const CAPABILITY_ROUTES = new Set(["GET /api/agent/:id/clone", "GET /api/webcall/:slug"]);
+const CAPABILITY_ROUTES = new Set(["GET /api/webcall/:slug"]);
 
 let world: World;
 beforeAll(async () => {
@@ -102,7 +103,8 @@ describe("cross-organisation access", () => {
 
   it("the same routes answer organisation A itself (the 404s above are about ownership, not the request)", async () => {
     for (const route of withParams()) {
-      if (route.method !== "GET" || CAPABILITY_ROUTES.has(routeKey(route)) || route.url.endsWith("/public")) continue;
+      // A's own clone answers 409 with the agent's id (it is already A's).
+      if (route.method !== "GET" || CAPABILITY_ROUTES.has(routeKey(route)) || route.url.endsWith("/public") || route.url.endsWith("/clone")) continue;
       const response = await inject(world.app, route.method, pathFor(route, world.a), world.a.adminToken);
       expect({ route: routeKey(route), status: response.statusCode }).toEqual({ route: routeKey(route), status: 200 });
     }
@@ -152,9 +154,33 @@ describe("cross-organisation access", () => {
     expect(await snapshot(world.db)).toEqual(before);
   });
 
-  it("capability routes: a shared agent's clone lands in B without A's files, forwarding number or webhook", async () => {
+  it("cloning A's agents without A's consent answers 404 to B and changes nothing: by id alone, public id, or another agent's key", async () => {
+    // B's own agent with cloning on: its key must not open A's agents.
+    const own = await inject(world.app, "PUT", `/api/agent/${world.b.agentId}`, world.b.adminToken, { clone_enabled: true });
+    expect(own.statusCode, own.body).toBe(200);
+    const bKey = (own.json() as { data: Agent }).data.clone_key;
+    expect(bKey).toEqual(expect.any(String));
+    const afterOwn = await snapshot(world.db);
+    const wrong: unknown[] = [];
+    for (const id of [world.a.agentId, world.a.publicAgentId]) {
+      for (const query of ["", "?key=", `?key=${encodeURIComponent(bKey!)}`]) {
+        for (const token of [world.b.adminToken, world.b.memberToken]) {
+          const response = await inject(world.app, "GET", `/api/agent/${id}/clone${query}`, token);
+          counter.count("clone without consent → 404", "GET /api/agent/:id/clone");
+          if (response.statusCode !== 404 || !isErrorBody(response) || response.body.includes(A_MARKER)) wrong.push({ id, query, status: response.statusCode, body: response.body });
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot(world.db)).toEqual(afterOwn);
+  });
+
+  it("capability routes: with A's consent, a shared agent's clone lands in B without A's files, forwarding number or webhook", async () => {
+    const consent = await inject(world.app, "PUT", `/api/agent/${world.a.agentId}`, world.a.adminToken, { clone_enabled: true });
+    expect(consent.statusCode, consent.body).toBe(200);
+    const key = (consent.json() as { data: Agent }).data.clone_key!;
     const beforeA = await inject(world.app, "GET", `/api/agent/${world.a.agentId}`, world.a.adminToken);
-    const clone = await inject(world.app, "GET", `/api/agent/${world.a.agentId}/clone`, world.b.adminToken);
+    const clone = await inject(world.app, "GET", `/api/agent/${world.a.agentId}/clone?key=${encodeURIComponent(key)}`, world.b.adminToken);
     counter.count("capability route", "GET /api/agent/:id/clone");
     expect(clone.statusCode, clone.body).toBe(200);
     const copy = (clone.json() as { data: Record<string, unknown> & { id: string } }).data;

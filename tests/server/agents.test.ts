@@ -41,7 +41,7 @@ async function create(token: string, body: object = {}): Promise<Agent> {
 
 /** The agent's editable settings: the API shape without the fields the server sets. */
 function settingsOf(agent: Agent) {
-  const { id: _id, agent_id: _agentId, is_public: _isPublic, provider_assistant_id: _assistant, sync_status: _sync, cloned_from: _clonedFrom, created_at: _created, updated_at: _updated, ...settings } = agent;
+  const { id: _id, agent_id: _agentId, is_public: _isPublic, clone_enabled: _cloneEnabled, clone_key: _cloneKey, provider_assistant_id: _assistant, sync_status: _sync, cloned_from: _clonedFrom, created_at: _created, updated_at: _updated, ...settings } = agent;
   return settings;
 }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { INSUFFICIENT_BALANCE_DETAIL, type Call } from "../../contract";
 import { orgScope } from "../../server/data/orgScope";
 import type { Database } from "../../server/db/client";
-import { calls } from "../../server/db/schema";
+import { agents, calls } from "../../server/db/schema";
 import { WEBHOOK_SECRET, addPhoneNumber, createAgent, getCall, newOrganisation, rowCounts, waitFor, waitForEndedCall, type TestOrg } from "./calls-fixtures";
 import { addMember, bearer, buildTestApp, migratedDatabase } from "./helpers";
 
@@ -115,7 +115,10 @@ describe("POST /api/call/public: refusals write nothing", () => {
   });
 
   it("400 naming the tool when the agent's model_tool_id holds an id that is not a tool id", async () => {
-    const withBadTool = await createAgent(app, org.token, { is_public: true, model_tool_id: ["book-appointment"] });
+    // Saving refuses such an id now (tests/server/agents.test.ts): an agent stored before that check can still hold one.
+    const withBadTool = await createAgent(app, org.token, { is_public: true });
+    const stored = await database.db.select().from(agents).where(eq(agents.id, withBadTool.id));
+    await database.db.update(agents).set({ config: { ...stored[0]!.config, model_tool_id: ["book-appointment"] } }).where(eq(agents.id, withBadTool.id));
     const response = await refusedWithoutWriting(() => publicCall(app, publicPayload({ assistantId: withBadTool.id })), 400, { code: "bad_request" });
     expect((response.json() as { detail: string }).detail).toMatch(/tool/);
     expect((response.json() as { detail: string }).detail).toContain('"book-appointment"');

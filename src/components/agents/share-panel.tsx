@@ -15,13 +15,17 @@ const PHONE_NUMBERS_PATH = "/phone-numbers";
 
 /**
  * The links a person hands out for an agent. The public page takes `?pid=<phone number id>`: the number
- * its calls come from (the organisation's default); without one the link has no pid.
+ * its calls come from (the organisation's default); without one the link has no pid. The private clone
+ * link carries the agent's clone key (`?key=`), and there is none while copying is off.
  */
-export function shareLinks(agentId: string, { origin = window.location.origin, pid }: { origin?: string; pid?: string | null } = {}) {
+export function shareLinks(
+  agentId: string,
+  { origin = window.location.origin, pid, cloneKey }: { origin?: string; pid?: string | null; cloneKey?: string | null } = {},
+) {
   const id = encodeURIComponent(agentId);
   return {
     publicLink: `${origin}/public/agent/${id}${pid ? `?pid=${encodeURIComponent(pid)}` : ""}`,
-    cloneLink: `${origin}/agent/private/${id}`,
+    cloneLink: cloneKey ? `${origin}/agent/private/${id}?key=${encodeURIComponent(cloneKey)}` : null,
   };
 }
 
@@ -44,15 +48,61 @@ function usePublicLinkHint(): { pid: string | null; hint?: ReactNode } {
 }
 
 /**
- * Public on/off (PUT is_public, at once), the public link (with the default number's `?pid=`) and the
- * private-clone link with copy buttons, and the agent's web-call links.
+ * "Anyone signed in with this link can copy this agent" (PUT clone_enabled, at once; off by default) and,
+ * while it is on, the private clone link with its key. Turning it off revokes the link: on again, the
+ * server makes a new key, so a link handed out before stays dead.
+ */
+function CloneSharing({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
+  const { mutate, mutation } = useUpdate<Agent>();
+  const [enabled, setEnabled] = useState(agent.clone_enabled);
+  const [cloneKey, setCloneKey] = useState(agent.clone_key);
+  const { cloneLink } = shareLinks(agent.id, { cloneKey: enabled ? cloneKey : null });
+
+  const setCloning = (next: boolean) => {
+    setEnabled(next);
+    mutate(
+      {
+        resource: "agent",
+        id: agent.id,
+        values: { clone_enabled: next },
+        successNotification: () => ({ type: "success", message: next ? text.cloneTurnedOn : text.cloneTurnedOff }),
+        errorNotification: (error) => ({ type: "error", message: text.publicFailed, description: error?.message }),
+      },
+      {
+        onSuccess: ({ data }) => {
+          setEnabled(data.clone_enabled);
+          setCloneKey(data.clone_key);
+        },
+        onError: () => setEnabled(!next),
+      },
+    );
+  };
+
+  return (
+    <>
+      <Flex align="center" gap={12} style={{ marginBottom: 12 }}>
+        <Switch id="share-clone" checked={enabled} loading={mutation.isPending} disabled={disabled} onChange={setCloning} />
+        <label htmlFor="share-clone">{text.cloneEnabled}</label>
+      </Flex>
+      {cloneLink ? (
+        <CopyableLink label={text.cloneLink} hint={text.cloneLinkHint} link={cloneLink} />
+      ) : (
+        <Typography.Paragraph type="secondary">{text.cloneOffHint}</Typography.Paragraph>
+      )}
+    </>
+  );
+}
+
+/**
+ * Public on/off (PUT is_public, at once), the public link (with the default number's `?pid=`) with a
+ * copy button, the consent to cloning with the private clone link, and the agent's web-call links.
  */
 export function SharePanel({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
   const { mutate, mutation } = useUpdate<Agent>();
   // What the person chose; the server's answer confirms it, a failure puts the switch back.
   const [isPublic, setIsPublic] = useState(agent.is_public);
   const { pid, hint } = usePublicLinkHint();
-  const { publicLink, cloneLink } = shareLinks(agent.id, { pid });
+  const { publicLink } = shareLinks(agent.id, { pid });
 
   const setPublic = (next: boolean) => {
     setIsPublic(next);
@@ -77,7 +127,8 @@ export function SharePanel({ agent, disabled }: { agent: Agent; disabled?: boole
         </Flex>
         <Typography.Paragraph type="secondary">{isPublic ? text.publicHint : text.privateHint}</Typography.Paragraph>
         <CopyableLink label={text.publicLink} hint={hint} link={publicLink} />
-        <CopyableLink label={text.cloneLink} hint={text.cloneLinkHint} link={cloneLink} />
+        <Divider style={{ margin: "4px 0 16px" }} />
+        <CloneSharing agent={agent} disabled={disabled} />
       </Form>
       <Divider style={{ margin: "16px 0" }} />
       <WebCallLinks agent={agent} disabled={disabled} />

@@ -1,7 +1,8 @@
 import { useNotification, useUpdate } from "@refinedev/core";
 import { Form } from "antd";
 import { useCallback, useMemo, useState } from "react";
-import { agentUpdateSchema, type Agent } from "../../../contract/agent";
+import { DEFAULT_AGENT_CONFIG, agentUpdateSchema, type Agent } from "../../../contract/agent";
+import { isApiError } from "../../providers/data/fetch-wrapper";
 import { strings } from "../../config/strings";
 import { changedSettings, issuesAsFieldErrors, toFormValues, type AgentFormValues } from "./agent-form/form-values";
 
@@ -48,10 +49,24 @@ export function useAgentEditor(agent: Agent) {
       const next = toFormValues(data);
       setSaved(next);
       form.setFieldsValue(next);
-    } catch {
-      // The toast carries the server's detail; the form keeps what the person typed.
+    } catch (error) {
+      // The toast carries the server's detail; the form keeps what the person typed, and a 400 about
+      // one setting ("model_tool_id: "x" is not a tool id…") is shown under that setting too.
+      const field = isApiError(error) && error.statusCode === 400 ? settingNamedBy(error.message) : null;
+      if (field) form.setFields([{ name: [field.name], errors: [field.message] }] as Parameters<typeof form.setFields>[0]);
     }
   }, [agent.id, form, open, saved, update]);
 
   return { form, initialValues: saved, isDirty, isSaving: mutation.isPending, save };
+}
+
+/** The top-level setting a server 400 starts with ("model_tool_id: …"), and the rest of its sentence. */
+function settingNamedBy(detail: string): { name: keyof typeof DEFAULT_AGENT_CONFIG; message: string } | null {
+  const match = /^([A-Za-z_]+): (.+)$/s.exec(detail);
+  if (!match?.[1] || !match[2] || !Object.hasOwn(DEFAULT_AGENT_CONFIG, match[1])) return null;
+  const name = match[1] as keyof typeof DEFAULT_AGENT_CONFIG;
+  const value = DEFAULT_AGENT_CONFIG[name];
+  // The nested plans are edited field by field: their errors stay in the toast.
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) return null;
+  return { name, message: match[2] };
 }

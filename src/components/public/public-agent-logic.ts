@@ -17,6 +17,92 @@ export function buildLocalAgent(agentId: string): PublicAgentProfile {
   };
 }
 
+/** Where the last profile the server gave for an agent is kept in this tab (survives a reload). */
+export interface ProfileMemory {
+  get(agentId: string): PublicAgentProfile | null;
+  set(agentId: string, profile: PublicAgentProfile): void;
+  forget(agentId: string): void;
+}
+
+const MEMORY_PREFIX = "public-agent-profile:";
+
+/** ProfileMemory in sessionStorage; a browser that refuses storage simply remembers nothing. */
+export const sessionProfileMemory: ProfileMemory = {
+  get(agentId) {
+    try {
+      const stored = JSON.parse(sessionStorage.getItem(MEMORY_PREFIX + agentId) ?? "null") as Partial<PublicAgentProfile> | null;
+      if (!stored || typeof stored.name !== "string" || typeof stored.description !== "string") return null;
+      return withAgentDefaults(agentId, {
+        id: agentId,
+        name: stored.name,
+        description: stored.description,
+        firstMessage: typeof stored.firstMessage === "string" ? stored.firstMessage : "",
+        endCallMessage: typeof stored.endCallMessage === "string" ? stored.endCallMessage : "",
+      });
+    } catch {
+      return null;
+    }
+  },
+  set(agentId, profile) {
+    try {
+      sessionStorage.setItem(MEMORY_PREFIX + agentId, JSON.stringify(profile));
+    } catch {
+      // Storage full or refused: nothing to remember.
+    }
+  },
+  forget(agentId) {
+    try {
+      sessionStorage.removeItem(MEMORY_PREFIX + agentId);
+    } catch {
+      // As above.
+    }
+  },
+};
+
+/** How long to wait before asking again after a 429: the server's Retry-After (1–60 s, 2 s without one), plus a little jitter. */
+export function retryDelayMs(retryAfterSeconds: number | null): number {
+  const seconds = Math.min(60, Math.max(1, retryAfterSeconds ?? 2));
+  return seconds * 1000 + Math.floor(Math.random() * 250);
+}
+
+/**
+ * The profile the page shows. The stand-in of spec §3 (buildLocalAgent) is for an id that names no
+ * public agent (404, or 400: not an agent id). A busy server (429) never turns a real agent into the
+ * stand-in: the last profile this tab got for it is shown, or the page keeps loading and asks again
+ * when Retry-After says. Any other failure (network, 5xx) shows that last profile too, else the stand-in.
+ * Answers null when the page went away meanwhile (`isCurrent`).
+ */
+export async function loadPublicAgentProfile(
+  agentId: string,
+  options: {
+    fetchProfile: (agentId: string) => Promise<PublicAgentProfile>;
+    memory?: ProfileMemory;
+    wait?: (ms: number) => Promise<void>;
+    isCurrent?: () => boolean;
+  },
+): Promise<PublicAgentProfile | null> {
+  const { fetchProfile, memory = sessionProfileMemory, isCurrent = () => true } = options;
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (;;) {
+    try {
+      const profile = withAgentDefaults(agentId, await fetchProfile(agentId));
+      memory.set(agentId, profile);
+      return profile;
+    } catch (error) {
+      const status = error instanceof PublicHttpError ? error.status : null;
+      if (status === 404 || status === 400) {
+        memory.forget(agentId);
+        return buildLocalAgent(agentId);
+      }
+      const remembered = memory.get(agentId);
+      if (remembered) return remembered;
+      if (status !== 429) return buildLocalAgent(agentId);
+      await wait(retryDelayMs((error as PublicHttpError).retryAfterSeconds));
+      if (!isCurrent()) return null;
+    }
+  }
+}
+
 /** The loaded profile, with the local defaults for whatever it left empty. */
 export function withAgentDefaults(agentId: string, profile: PublicAgentProfile): PublicAgentProfile {
   const local = buildLocalAgent(agentId);

@@ -14,12 +14,13 @@ export const publicApiPaths = {
   webCall: (slug: string) => `/webcall/${segment(slug)}`,
 } as const;
 
-/** A non-2xx answer: its status and the server's `detail` sentence, when it sent one. */
+/** A non-2xx answer: its status, the server's `detail` sentence when it sent one, and Retry-After (seconds) on a 429. */
 export class PublicHttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string | null,
     readonly code: string | null,
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(detail ?? `The request failed (status ${status}).`);
     this.name = "PublicHttpError";
@@ -46,7 +47,8 @@ async function send(path: string, init: RequestInit = {}): Promise<unknown> {
   if (!response.ok) {
     const detail = isRecord(body) && typeof body.detail === "string" ? body.detail : null;
     const code = isRecord(body) && typeof body.code === "string" ? body.code : null;
-    throw new PublicHttpError(response.status, detail, code);
+    const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
+    throw new PublicHttpError(response.status, detail, code, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null);
   }
   return isRecord(body) ? body.data : undefined;
 }

@@ -49,6 +49,8 @@ export interface FakeVapi {
   calls: Map<string, Record<string, unknown>>;
   /** Credentials made with POST /credential (e.g. the webhook's HMAC credential), by id. */
   credentials: Map<string, Record<string, unknown>>;
+  /** Tools (GET /tool/{id}), by id: a test adds the ones that exist. */
+  tools: Map<string, Record<string, unknown>>;
   fail(failure: Failure): void;
   /** Accepts the connection and never answers (for timeouts). */
   hang(match?: string): void;
@@ -75,6 +77,7 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
   const phoneNumbers = new Map<string, Record<string, unknown>>();
   const calls = new Map<string, Record<string, unknown>>();
   const credentials = new Map<string, Record<string, unknown>>();
+  const tools = new Map<string, Record<string, unknown>>();
   let failures: Failure[] = [];
   let hangs: (string | undefined)[] = [];
   const orgId = randomUUID();
@@ -139,6 +142,12 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
         const assistantMatch = /^\/assistant\/([^/]+)$/.exec(path);
         const fileMatch = /^\/file\/([^/]+)$/.exec(path);
         const phoneNumberMatch = /^\/phone-number\/([^/]+)$/.exec(path);
+        const toolMatch = /^\/tool\/([^/]+)$/.exec(path);
+        if (toolMatch && method === "GET") {
+          const tool = tools.get(decodeURIComponent(toolMatch[1]!));
+          if (!tool) return error(404, "Couldn't Get Tool. `tool` Not Found.");
+          return send(200, tool);
+        }
         if (route === "POST /call") {
           const id = randomUUID();
           const call = { ...(json as Record<string, unknown>), id, orgId, type: "outboundPhoneCall", status: "queued", createdAt: now, updatedAt: now };
@@ -233,6 +242,7 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
     phoneNumbers,
     calls,
     credentials,
+    tools,
     fail(failure) {
       failures.push({ ...failure });
     },

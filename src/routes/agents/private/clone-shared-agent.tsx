@@ -4,8 +4,8 @@ import { strings } from "../../../config/strings";
 import { useCloneSharedAgent } from "../../../hooks/use-clone-shared-agent";
 
 /** 'Cloning Agent' while the copy is made; the card of spec §2 when it cannot be. */
-export function CloneSharedAgent({ agentID }: { agentID: string }) {
-  const state = useCloneSharedAgent(agentID);
+export function CloneSharedAgent({ agentID, cloneKey }: { agentID: string; cloneKey: string | null }) {
+  const state = useCloneSharedAgent(agentID, cloneKey);
   const navigate = useNavigate();
 
   return (

@@ -4,11 +4,7 @@ import { FullAreaLoader } from "../../../components/full-area-loader";
 import { CallDetailsModal } from "../../../components/public/call-details-modal";
 import { Icon } from "../../../components/public/icons";
 import { PublicButton } from "../../../components/public/public-button";
-import {
-  buildLocalAgent,
-  phoneNumberConfigFromPid,
-  withAgentDefaults,
-} from "../../../components/public/public-agent-logic";
+import { loadPublicAgentProfile, phoneNumberConfigFromPid } from "../../../components/public/public-agent-logic";
 import { fetchPublicAgentProfile, type PublicAgentProfile } from "../../../components/public/public-api";
 import { ToastProvider } from "../../../components/public/toast";
 import "../../../components/public/public.css";
@@ -37,13 +33,11 @@ function PublicAgentScreen({ agentId, pid }: { agentId: string; pid: string | nu
 
   useEffect(() => {
     let current = true;
-    fetchPublicAgentProfile(agentId)
-      .then((profile) => withAgentDefaults(agentId, profile))
-      // Spec §3: the public agent is built locally when the profile cannot be had.
-      .catch(() => buildLocalAgent(agentId))
-      .then((loaded) => {
-        if (current) setAgent(loaded);
-      });
+    // Spec §3: the public agent is built locally when there is no such public agent; a busy server
+    // (429) is asked again instead, so a real agent keeps its own name (public-agent-logic.ts).
+    void loadPublicAgentProfile(agentId, { fetchProfile: fetchPublicAgentProfile, isCurrent: () => current }).then((loaded) => {
+      if (current && loaded) setAgent(loaded);
+    });
     return () => {
       current = false;
     };
