@@ -14,7 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { ERROR_CODES, INSUFFICIENT_BALANCE_DETAIL } from "../../contract";
+import { ERROR_CODES, INSUFFICIENT_BALANCE_DETAIL, TOOL_ID_PATTERN } from "../../contract";
 import { knowledgeBaseFilesOf, storedConfig, type AgentRow } from "../agents/repository";
 import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
@@ -44,11 +44,9 @@ export interface OutboundCall {
   publicRequest?: { perNumberPerHour: number };
 }
 
-const TOOL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** 400 naming the agent's tool ids that are not well-formed; nothing when all are. */
 export function assertToolsValid(agent: AgentRow): void {
-  const invalid = storedConfig(agent).model_tool_id.filter((id) => !TOOL_ID.test(id.trim()));
+  const invalid = storedConfig(agent).model_tool_id.filter((id) => !TOOL_ID_PATTERN.test(id.trim()));
   if (invalid.length === 0) return;
   const list = invalid.map((id) => `"${id.length > 60 ? `${id.slice(0, 60)}…` : id}"`).join(", ");
   throw ApiError.badRequest(
