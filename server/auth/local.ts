@@ -108,9 +108,16 @@ export function createBetterAuth(config: AppConfig, database: Database, log: Fas
     trustedOrigins: trustedOrigins(config),
     database: drizzleAdapter(db, { provider: "pg", schema: betterAuthTables }),
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, autoSignIn: true },
+    // Every id better-auth makes (organisations, users, members, sessions, ...) is a random UUID like every
+    // other id here (ARCHITECTURE.md §3). Rows made before keep their ids (ids are text).
+    advanced: { database: { generateId: () => randomUUID() } },
     plugins: [
       organization({
         creatorRole: "admin",
+        // better-auth asks for a verified email before an invitation is accepted by id whenever ids come from a
+        // custom generator, in case they are guessable. Ours are random UUIDs (v4, 122 random bits), as the
+        // invitations our invite route writes are; local accounts cannot verify email, so keep it off.
+        requireEmailVerificationOnInvitation: false,
         // Our tables follow the project's convention: organisation-owned rows carry orgId (org_id).
         schema: { member: { fields: { organizationId: "orgId" } }, invitation: { fields: { organizationId: "orgId" } } },
       }),

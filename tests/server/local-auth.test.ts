@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
 import { loadConfig } from "../../server/config";
-import { invitations, memberships, organizations, users } from "../../server/db/schema";
+import { invitations, memberships, organizations, sessions, users } from "../../server/db/schema";
 import { seedDemo } from "../../server/seed/demo";
 import {
   PASSWORD,
@@ -68,6 +68,27 @@ describe("local accounts (better-auth) end to end", () => {
     const ok = await invite(app, token, orgId, { email_address: uniqueEmail() });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ status: "success" });
+  });
+
+  it("gives organisations, users, memberships and sessions random UUID ids; an older organisation keeps its id", async () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const person = await signUp(app);
+    const orgId = await createOrganisation(app, person.token, "Uuid Org");
+    expect(orgId).toMatch(UUID);
+    expect(person.userId).toMatch(UUID);
+    const [membership] = await database.db.select({ id: memberships.id }).from(memberships).where(eq(memberships.orgId, orgId));
+    expect(membership?.id).toMatch(UUID);
+    const [session] = await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, person.userId));
+    expect(session?.id).toMatch(UUID);
+
+    // An organisation made before (better-auth's own 32-character ids) keeps its id and works as before.
+    const legacyId = "Xq3LrT9vWb2NcY7kPz4HdJ6mFa8sEg1U";
+    await database.db.insert(organizations).values({ id: legacyId, name: "Legacy Org", slug: `legacy-${person.userId.slice(0, 8)}` });
+    await database.db.insert(memberships).values({ id: "legacy-membership-1", orgId: legacyId, userId: person.userId, role: "admin" });
+    const setActive = await app.inject({ method: "POST", url: "/api/auth/organization/set-active", headers: bearer(person.token), payload: { organizationId: legacyId } });
+    expect(setActive.statusCode, setActive.body).toBe(200);
+    expect(await activeOrganisation(person.token)).toBe(legacyId);
+    expect((await invite(app, person.token, legacyId, { email_address: uniqueEmail() })).statusCode).toBe(200);
   });
 
   it("rejects a wrong password, a made-up token and a signed-out token", async () => {
@@ -316,7 +337,7 @@ describe("demo seed", () => {
       expect(await seedDemo(own.db, testConfig({ SEED_DEMO: "false" }))).toBeNull();
       expect(await own.db.select().from(users)).toEqual([]);
       const config = testConfig({ SEED_DEMO: "true", DEMO_EMAIL: "Demo@Example.com", DEMO_PASSWORD: "demo-password" });
-      expect(await seedDemo(own.db, config)).toEqual({ email: "demo@example.com", password: "demo-password", organisation: "Demo Organisation" });
+      expect(await seedDemo(own.db, config)).toEqual({ email: "demo@example.com", password: "demo-password", organisation: "Demo Organisation", note: null });
       expect(await seedDemo(own.db, config)).toBeNull();
 
       const { app: demoApp } = await buildTestApp(own, { SEED_DEMO: "true" });
