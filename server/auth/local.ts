@@ -12,7 +12,7 @@ import { fromNodeHeaders } from "better-auth/node";
 import { bearer } from "better-auth/plugins/bearer";
 import { organization } from "better-auth/plugins/organization";
 import { and, asc, eq, type SQL } from "drizzle-orm";
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 import { INVITATION_TTL_DAYS, invitationPath, normaliseRole } from "../../contract";
 import type { AppConfig } from "../config";
 import type { Database, Db } from "../db/client";
@@ -20,6 +20,7 @@ import { isUniqueViolation } from "../db/errors";
 import { betterAuthTables, invitations, memberships, organizations } from "../db/schema";
 import { storedRole } from "./roles";
 import { SessionCache } from "./session-cache";
+import { memoryFailureCounter, redisFailureCounter, throttledDetail, throttleKeys, type FailureCounter } from "./sign-in-throttle";
 import type { AuthProvider, Identity, InvitationRequest } from "./types";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
@@ -200,7 +201,24 @@ export function createLocalAuth(
   /** better-auth paths that only add a session or an account (see the invalidation below). */
   const CREATES_ONLY = /^\/api\/auth\/(sign-in|sign-up)\//;
 
+  /** The email a sign-in request names (JSON or a form, as better-auth reads them), or null. */
+  function emailIn(request: FastifyRequest): string | null {
+    if (!(request.body instanceof Buffer) || request.body.length === 0 || request.body.length > 64 * 1024) return null;
+    const type = String(request.headers["content-type"] ?? "").toLowerCase();
+    try {
+      const text = request.body.toString("utf8");
+      const email = type.includes("application/x-www-form-urlencoded") ? new URLSearchParams(text).get("email") : (JSON.parse(text) as { email?: unknown })?.email;
+      return typeof email === "string" && email.trim() ? email : null;
+    } catch {
+      return null;
+    }
+  }
+
   async function registerRoutes(app: FastifyInstance): Promise<void> {
+    // Failed passwords, per account and per client (./sign-in-throttle.ts): in Redis when the rate limits are.
+    const failures: FailureCounter = app.rateLimitRedis ? redisFailureCounter(app.rateLimitRedis, app.log) : memoryFailureCounter();
+    const SIGN_IN_PATH = "/api/auth/sign-in/email";
+
     await app.register(async (scope) => {
       // better-auth reads the raw body itself: hand it over untouched, whatever its type.
       scope.removeAllContentTypeParsers();
@@ -214,7 +232,36 @@ export function createLocalAuth(
           const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? "localhost"}`);
           const init: RequestInit = { method: request.method, headers: fromNodeHeaders(request.headers) };
           if (request.body instanceof Buffer && request.body.length > 0) init.body = new Uint8Array(request.body);
-          const response = await auth.handler(new Request(url, init));
+
+          // A password sign-in takes a place in the throttle first; refused while the account or the client is at the limit.
+          let throttled: string[] | null = null;
+          if (request.method === "POST" && url.pathname === SIGN_IN_PATH) {
+            const email = emailIn(request);
+            // No email we can read: better-auth will likely refuse it, but the client is still counted.
+            throttled = email ? throttleKeys(email, request.ip) : throttleKeys("", request.ip).slice(1);
+            const attempt = await failures.begin(throttled);
+            if (!attempt.allowed) {
+              const seconds = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
+              const detail = throttledDetail(seconds);
+              return reply
+                .status(429)
+                .header("retry-after", String(seconds))
+                .type("application/json; charset=utf-8")
+                .send({ detail, code: "rate_limited", message: detail });
+            }
+          }
+          let response: Response;
+          try {
+            response = await auth.handler(new Request(url, init));
+          } catch (error) {
+            if (throttled) await failures.release(throttled);
+            throw error;
+          }
+          if (throttled) {
+            // Success clears the counts; a wrong password (401) keeps its place; anything else gives it back.
+            if (response.ok) await failures.reset(throttled);
+            else if (response.status !== 401) await failures.release(throttled);
+          }
           // Anything but a read may have signed someone out, switched organisation or changed a
           // membership: forget the remembered identities before the answer goes out. Except when
           // nothing existing can have changed: a sign-in or sign-up (a new session, a new account), or
