@@ -75,7 +75,6 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: Ap
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     credentials: true,
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-    exposedHeaders: ["set-auth-token"],
     maxAge: 600,
   });
 

@@ -39,7 +39,7 @@ async function activeOrganisation(token: string): Promise<string | null> {
 }
 
 describe("local accounts (better-auth) end to end", () => {
-  it("signs up, reads the bearer token from get-session, and calls the API with it", async () => {
+  it("signs up, gets a short-lived bearer from its session cookie, and calls the API with it", async () => {
     const email = uniqueEmail("first");
     const signUpResponse = await app.inject({
       method: "POST",
@@ -50,10 +50,10 @@ describe("local accounts (better-auth) end to end", () => {
     const cookie = signUpResponse.cookies.find((c) => c.name.endsWith("session_token"));
     expect(cookie).toBeDefined();
 
-    // What the console does: getSession() with its cookie, then session.token as the bearer.
-    const session = await app.inject({ method: "GET", url: "/api/auth/get-session", cookies: { [cookie!.name]: cookie!.value } });
-    const token = (session.json() as { session: { token: string } }).session.token;
-    expect(token).toMatch(/\S{20,}/);
+    // What the console does: GET /api/auth/token with its cookie, and that token as the bearer.
+    const minted = await app.inject({ method: "GET", url: "/api/auth/token", cookies: { [cookie!.name]: cookie!.value } });
+    const token = (minted.json() as { data: { token: string } }).data.token;
+    expect(token).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
 
     // Signed in but in no organisation yet: the API asks to choose one.
     const noOrg = await invite(app, token, "anything", { email_address: uniqueEmail() });
@@ -63,8 +63,16 @@ describe("local accounts (better-auth) end to end", () => {
       code: "organization_required",
     });
 
-    const orgId = await createOrganisation(app, token, "First Org");
-    expect(await activeOrganisation(token)).toBe(orgId);
+    // The console creates it with the cookie; the same token follows the session into it.
+    const created = await app.inject({
+      method: "POST",
+      url: "/api/auth/organization/create",
+      headers: { origin: "http://localhost:3000" },
+      cookies: { [cookie!.name]: cookie!.value },
+      payload: { name: "First Org", slug: `first-org-${email.slice(6, 14)}` },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const orgId = (created.json() as { id: string }).id;
     const ok = await invite(app, token, orgId, { email_address: uniqueEmail() });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ status: "success" });
