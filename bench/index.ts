@@ -161,14 +161,19 @@ async function benchApi(): Promise<void> {
       section(
         `API on ${server.database}${PG_URL ? "" : " — TEST_DATABASE_URL is not set, so NOT PostgreSQL"}; autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run; each route right after its floor (${FLOOR_PATH}, a constant)`,
       );
-      const bearer = { authorization: `Bearer ${server.token}` };
+      // The console's bearer: a short-lived token (5 minutes), minted again for each route with the session token.
+      const bearer = async () => {
+        const minted = await fetch(`${server.url}/api/auth/token`, { headers: { authorization: `Bearer ${server.token}` } });
+        if (minted.status !== 200) throw new Error(`GET /api/auth/token: ${minted.status} ${await minted.text()}`);
+        return { authorization: `Bearer ${((await minted.json()) as { data: { token: string } }).data.token}` };
+      };
       // The server has just started (and seeded): one longer warm-up before anything is measured.
       await load(`${server.url}${FLOOR_PATH}`, {}, 2 * WARMUP_S);
       for (const budget of API_BUDGETS) {
         const path = budget.path(server);
         log(`API: ${FLOOR_PATH}, then ${path}`);
         const floor = await measure(`${server.url}${FLOOR_PATH}`, {});
-        const route = await measure(`${server.url}${path}`, budget.auth ? bearer : {});
+        const route = await measure(`${server.url}${path}`, budget.auth ? await bearer() : {});
         const broken = route.bad > 0 || floor.bad > 0;
         const ratio = route.rps / floor.rps;
         rows.push({

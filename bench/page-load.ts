@@ -67,10 +67,10 @@ async function demoBearer(baseURL: string): Promise<string> {
   });
   if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status} ${await signIn.text()}`);
   const cookies = signIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
-  const session = await fetch(`${baseURL}/api/auth/get-session`, { headers: { Cookie: cookies } });
-  const body = (await session.json()) as { session?: { token?: string } };
-  if (!body.session?.token) throw new Error("get-session answered no token");
-  return body.session.token;
+  // The console's bearer: a short-lived token minted from the session cookie.
+  const minted = await fetch(`${baseURL}/api/auth/token`, { headers: { Cookie: cookies } });
+  if (minted.status !== 200) throw new Error(`GET /api/auth/token: ${minted.status} ${await minted.text()}`);
+  return ((await minted.json()) as { data: { token: string } }).data.token;
 }
 
 /** A public agent in the demo organisation, made through the API as a person would. */

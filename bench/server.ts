@@ -5,6 +5,8 @@
 // floor route (bench/floor.ts) that exists only here, seeds the demo organisation (3 agents, 3 numbers,
 // 2,000 calls over 90 days: server/seed/demo.ts), signs the demo user in and prints one JSON line:
 //   {"url": "http://127.0.0.1:…", "token": "…", "agentId": "…", "database": "PostgreSQL 15.x" | "PGlite"}
+// `token` is the demo's session token (an API client's, from signing in with the password): the parent
+// exchanges it at GET /api/auth/token for the short-lived bearer the console sends.
 // It stops on SIGTERM (or when stdin closes: the parent went away).
 //
 // BENCH_DATABASE_URL: the PostgreSQL database to use (fresh; the parent creates and drops it);

@@ -8,6 +8,7 @@ export const apiPaths = {
   config: "/config",
   docs: "/docs",
   auth: "/auth",
+  authToken: "/auth/token",
   invite: (organizationId: string) => `/organization/${id(organizationId)}/invite`,
   agents: "/agent/",
   agent: (agentId: string) => `/agent/${id(agentId)}`,

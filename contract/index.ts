@@ -1,5 +1,6 @@
 export * from "./api";
 export * from "./config";
+export * from "./auth-token";
 export * from "./errors";
 export * from "./organization";
 export * from "./invitation";

@@ -62,6 +62,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
+    // TRUST_PROXY (default off): only then is X-Forwarded-For believed for request.ip, which the per-IP limits count by.
+    trustProxy: config.trustProxy,
     // Registering the routes and building their OpenAPI document is CPU work: on a busy small machine it
     // passed Fastify's default 10 s and start-up failed ("onReady hook timed out"). A minute still catches a hang.
     pluginTimeout: 60_000,

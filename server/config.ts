@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import type { Modes } from "../contract";
 import { DEFAULT_FILE_MAX_BYTES } from "../contract/file";
@@ -22,7 +23,13 @@ export interface ClerkConfig {
 
 export interface AppConfig {
   port: number;
+  /** HOST: the interface to listen on (default 127.0.0.1, this machine only). */
   host: string;
+  /**
+   * TRUST_PROXY: which proxies' X-Forwarded-For is believed for the client address (request.ip, and so
+   * the per-IP limits): false (default: the header is ignored), true (every hop), or the proxies' addresses.
+   */
+  trustProxy: TrustProxy;
   nodeEnv: string;
   isProduction: boolean;
   logLevel: LogLevel;
@@ -70,6 +77,20 @@ export interface CallsConfig {
   publicPerAgentPerDay: number;
 }
 
+/** Fastify's `trustProxy`: false, true (every hop), or the trusted proxies' addresses/CIDR ranges (proxy-addr). */
+export type TrustProxy = boolean | string[];
+
+/** The password README.md and .env.example publish for the demo account (DEMO_PASSWORD's default). */
+export const PUBLISHED_DEMO_PASSWORD = "demo-password";
+
+/** True when HOST is this machine only (127.0.0.0/8, ::1, localhost): nobody else can connect. */
+export function isLoopbackHost(host: string): boolean {
+  const value = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (value === "localhost" || value === "::1" || value === "0:0:0:0:0:0:0:1") return true;
+  const v4 = value.startsWith("::ffff:") ? value.slice("::ffff:".length) : value;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -77,6 +98,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const ENV_VARIABLES = [
   "PORT",
   "HOST",
+  "TRUST_PROXY",
   "NODE_ENV",
   "LOG_LEVEL",
   "PUBLIC_URL",
@@ -168,7 +190,31 @@ const pem = z
 /** One parser per variable: each reads the raw string (unset and empty are the same: not given). */
 const parsers = {
   PORT: integer(1, 65535),
-  HOST: z.string().min(1),
+  HOST: z.string().trim().min(1),
+  // false, true, or a comma-separated list of the proxies' addresses or CIDR ranges (what proxy-addr reads).
+  // No hop count: Fastify 5 refuses to trust by hop count alone (it cannot tell a proxy from a client).
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .transform((value, ctx): TrustProxy => {
+      const lower = value.toLowerCase();
+      if (["false", "0", "no", "off"].includes(lower)) return false;
+      if (["true", "yes", "on"].includes(lower)) return true;
+      const entries = value.split(",").map((part) => part.trim()).filter(Boolean);
+      const named = new Set(["loopback", "linklocal", "uniquelocal"]);
+      const valid = (entry: string) => {
+        if (named.has(entry.toLowerCase())) return true;
+        const [address = "", bits, ...rest] = entry.split("/");
+        if (rest.length > 0 || isIP(address) === 0) return false;
+        return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+      };
+      if (entries.length > 0 && entries.every(valid)) return entries;
+      ctx.addIssue({
+        code: "custom",
+        message: "must be false, true, or a comma-separated list of the proxies' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/8, loopback)",
+      });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }),
   PUBLIC_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
   DATABASE_URL: z
@@ -302,7 +348,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   return {
     port,
-    host: read("HOST") ?? "0.0.0.0",
+    host: read("HOST") ?? "127.0.0.1",
+    trustProxy: read("TRUST_PROXY") ?? false,
     nodeEnv,
     isProduction,
     logLevel: read("LOG_LEVEL") ?? "info",
@@ -313,7 +360,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     corsOrigins: read("CORS_ORIGINS") ?? [],
     seedDemo: read("SEED_DEMO") ?? !isProduction,
     demoEmail: (read("DEMO_EMAIL") ?? "demo@example.com").toLowerCase(),
-    demoPassword: read("DEMO_PASSWORD") ?? "demo-password",
+    demoPassword: read("DEMO_PASSWORD") ?? PUBLISHED_DEMO_PASSWORD,
     betterAuthSecret,
     sessionCacheSeconds: read("SESSION_CACHE_SECONDS") ?? 5,
     credentialsEncryptionKey: read("CREDENTIALS_ENCRYPTION_KEY") ?? null,

@@ -7,10 +7,10 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp, VERSION } from "./app";
-import { ConfigError, describeRedisUrl, loadConfig, type AppConfig, type Env } from "./config";
+import { ConfigError, describeRedisUrl, isLoopbackHost, loadConfig, type AppConfig, type Env } from "./config";
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
-import { seedDemo } from "./seed/demo";
+import { secureDemoAccount, seedDemo } from "./seed/demo";
 
 export interface MainOptions {
   /** Environment to read (default process.env). */
@@ -47,7 +47,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     await runMigrations(database);
     const app = await buildApp({ config, database });
     const demoLines: string[] = [];
-    const demo = await seedDemo(database.db, config, { print: (line) => demoLines.push(line) });
+    // A new demo account, or else (bound beyond loopback) an old one whose published password is replaced.
+    const demo = (await seedDemo(database.db, config, { print: (line) => demoLines.push(line) })) ?? (await secureDemoAccount(database.db, config));
     await app.listen({ port: config.port, host: config.host });
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
@@ -57,7 +58,13 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     print(config.modes.voice === "vapi" ? `voice: Vapi (${config.vapi.apiUrl})` : "voice: sandbox (no VAPI_PRIVATE_KEY)");
     print(`rate limits: ${config.redisUrl ? `Redis (${describeRedisUrl(config.redisUrl)})` : "in-process"} (${config.rateLimitPerMinute}/min per IP on /api)`);
     print(`API docs: ${config.publicUrl}/api/docs`);
+    print(
+      isLoopbackHost(config.host)
+        ? `listening on ${config.host}:${config.port}, this machine only (HOST=0.0.0.0 lets other machines connect)`
+        : `listening on ${config.host}:${config.port}, reachable from other machines`,
+    );
     if (demo) print(`demo sign-in: ${demo.email} / ${demo.password} (${demo.organisation})`);
+    if (demo?.note) print(demo.note);
     for (const line of demoLines) print(line);
     print(`ready in ${Math.round(performance.now())} ms`);
     print(`Open ${config.publicUrl}`);

@@ -11,15 +11,18 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { fromNodeHeaders } from "better-auth/node";
 import { bearer } from "better-auth/plugins/bearer";
 import { organization } from "better-auth/plugins/organization";
-import { and, asc, eq, type SQL } from "drizzle-orm";
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { INVITATION_TTL_DAYS, invitationPath, normaliseRole } from "../../contract";
+import { and, asc, eq, gt, type SQL } from "drizzle-orm";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { API_BASE, apiPaths, apiTokenSchema, INVITATION_TTL_DAYS, invitationPath, normaliseRole, type ApiToken } from "../../contract";
+import { ApiError } from "../plugins/errors";
 import type { AppConfig } from "../config";
 import type { Database, Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
-import { betterAuthTables, invitations, memberships, organizations } from "../db/schema";
+import { betterAuthTables, invitations, memberships, organizations, sessions as sessionRows } from "../db/schema";
 import { storedRole } from "./roles";
+import { createApiTokens } from "./api-token";
 import { SessionCache } from "./session-cache";
+import { memoryFailureCounter, redisFailureCounter, throttledDetail, throttleKeys, type FailureCounter } from "./sign-in-throttle";
 import type { AuthProvider, Identity, InvitationRequest } from "./types";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
@@ -53,6 +56,28 @@ export function trustedOrigins(config: AppConfig): string[] {
     origins.add(`http://127.0.0.1:${config.port}`);
   }
   return [...origins];
+}
+
+/**
+ * Whether a request comes from a browser: browsers send Origin with every POST and the session cookie with
+ * every same-site request that can have a session, and page JavaScript can remove neither.
+ */
+export function fromBrowser(request: Pick<FastifyRequest, "headers">): boolean {
+  const { headers } = request;
+  return Boolean(headers.origin || headers.cookie || headers["sec-fetch-mode"]);
+}
+
+/**
+ * better-auth's answers without the long-lived session token (sign-in's and sign-up's `token`,
+ * get-session's `session.token`, list-sessions' tokens), for browsers: there the session lives only in the
+ * HttpOnly cookie, and the console's bearer is the short-lived token from GET /api/auth/token.
+ */
+export function withoutSessionTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSessionTokens);
+  if (!value || typeof value !== "object") return value;
+  const { token: _token, ...rest } = value as Record<string, unknown>;
+  if (rest.session && typeof rest.session === "object") rest.session = withoutSessionTokens(rest.session);
+  return rest;
 }
 
 /**
@@ -98,19 +123,26 @@ export function authErrorBody(status: number, body: Buffer | null): { detail: st
   return { detail, code, message: detail };
 }
 
-export function createBetterAuth(config: AppConfig, database: Database, log: FastifyBaseLogger) {
+export function createBetterAuth(config: AppConfig, database: Database, log: FastifyBaseLogger, secret: string = resolveAuthSecret(config, database)) {
   const { db } = database;
   return betterAuth({
     appName: "Voice Agent Platform",
     baseURL: config.publicUrl,
     basePath: "/api/auth",
-    secret: resolveAuthSecret(config, database),
+    secret,
     trustedOrigins: trustedOrigins(config),
     database: drizzleAdapter(db, { provider: "pg", schema: betterAuthTables }),
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, autoSignIn: true },
+    // Every id better-auth makes (organisations, users, members, sessions, ...) is a random UUID like every
+    // other id here (ARCHITECTURE.md §3). Rows made before keep their ids (ids are text).
+    advanced: { database: { generateId: () => randomUUID() } },
     plugins: [
       organization({
         creatorRole: "admin",
+        // better-auth asks for a verified email before an invitation is accepted by id whenever ids come from a
+        // custom generator, in case they are guessable. Ours are random UUIDs (v4, 122 random bits), as the
+        // invitations our invite route writes are; local accounts cannot verify email, so keep it off.
+        requireEmailVerificationOnInvitation: false,
         // Our tables follow the project's convention: organisation-owned rows carry orgId (org_id).
         schema: { member: { fields: { organizationId: "orgId" } }, invitation: { fields: { organizationId: "orgId" } } },
       }),
@@ -144,15 +176,13 @@ export function createLocalAuth(
   log: FastifyBaseLogger,
 ): AuthProvider & { auth: BetterAuth; sessions: SessionCache<Identity> } {
   const { db } = database;
-  const auth = createBetterAuth(config, database, log);
+  const secret = resolveAuthSecret(config, database);
+  const auth = createBetterAuth(config, database, log, secret);
+  const tokens = createApiTokens(secret);
   const sessions = new SessionCache<Identity>(config.sessionCacheSeconds * 1000);
 
-  async function lookUp(token: string): Promise<{ value: Identity; expiresAt: Date } | null> {
-    const result = await auth.api.getSession({ headers: new Headers({ authorization: `Bearer ${token}` }) });
-    if (!result) return null;
-    const userId = result.user.id;
-    const expiresAt = new Date(result.session.expiresAt);
-    const orgId = result.session.activeOrganizationId ?? null;
+  /** The identity of an active organisation's member, or of someone in no organisation (removed since choosing it). */
+  async function withRole(userId: string, orgId: string | null, expiresAt: Date): Promise<{ value: Identity; expiresAt: Date }> {
     if (!orgId) return { value: { userId, orgId: null, role: null }, expiresAt };
     const [membership] = await db
       .select({ role: memberships.role })
@@ -164,7 +194,41 @@ export function createLocalAuth(
     return { value: { userId, orgId, role: normaliseRole(membership.role) }, expiresAt };
   }
 
-  const verify = (token: string): Promise<Identity | null> => sessions.get(token, () => lookUp(token));
+  /** A session token (API clients that signed in with the password): better-auth reads it, as on /api/auth. */
+  async function lookUp(token: string): Promise<{ value: Identity; expiresAt: Date } | null> {
+    const result = await auth.api.getSession({ headers: new Headers({ authorization: `Bearer ${token}` }) });
+    if (!result) return null;
+    return withRole(result.user.id, result.session.activeOrganizationId ?? null, new Date(result.session.expiresAt));
+  }
+
+  /** The session a short-lived token names, if it has not ended: who it is and where it is active now. */
+  async function lookUpSession(sessionId: string): Promise<{ value: Identity; expiresAt: Date } | null> {
+    const [session] = await db
+      .select({ userId: sessionRows.userId, orgId: sessionRows.activeOrganizationId, expiresAt: sessionRows.expiresAt })
+      .from(sessionRows)
+      .where(and(eq(sessionRows.id, sessionId), gt(sessionRows.expiresAt, new Date())))
+      .limit(1);
+    if (!session) return null;
+    return withRole(session.userId, session.orgId, session.expiresAt);
+  }
+
+  /**
+   * A short-lived token (the console's): its signature and expiry are checked offline; who the session is and
+   * which organisation it is active in come from the session cache (keyed by session id, so the token
+   * refreshed every 10 s keeps hitting the same entry), read from the database at most every
+   * SESSION_CACHE_SECONDS. So signing out, switching organisation and removal from an organisation take
+   * effect as they do for session tokens (at once on this process, within SESSION_CACHE_SECONDS elsewhere),
+   * not only when the token expires.
+   */
+  async function verifyApiToken(token: string): Promise<Identity | null> {
+    const claims = tokens.verify(token);
+    if (!claims) return null;
+    const identity = await sessions.get(`session-id:${claims.sessionId}`, () => lookUpSession(claims.sessionId));
+    return identity?.userId === claims.userId ? identity : null;
+  }
+
+  const verify = (token: string): Promise<Identity | null> =>
+    tokens.isApiToken(token) ? verifyApiToken(token) : sessions.get(token, () => lookUp(token));
 
   async function invite({ scope, inviterUserId, email, role, log: requestLog }: InvitationRequest): Promise<{ invitationUrl: string }> {
     const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
@@ -190,10 +254,69 @@ export function createLocalAuth(
   }
 
   const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+  /**
+   * better-auth's headers not passed on: Set-Cookie and the length are set below; `set-auth-token` (the
+   * bearer plugin repeating the session token in a header page JavaScript can read, with its CORS
+   * exposure) is never sent: API clients get the session token in the sign-in answer, browsers not at all.
+   */
+  const PROXY_DROPS = new Set(["set-cookie", "content-length", "set-auth-token", "access-control-expose-headers"]);
   /** better-auth paths that only add a session or an account (see the invalidation below). */
   const CREATES_ONLY = /^\/api\/auth\/(sign-in|sign-up)\//;
 
+  /** The email a sign-in request names (JSON or a form, as better-auth reads them), or null. */
+  function emailIn(request: FastifyRequest): string | null {
+    if (!(request.body instanceof Buffer) || request.body.length === 0 || request.body.length > 64 * 1024) return null;
+    const type = String(request.headers["content-type"] ?? "").toLowerCase();
+    try {
+      const text = request.body.toString("utf8");
+      const email = type.includes("application/x-www-form-urlencoded") ? new URLSearchParams(text).get("email") : (JSON.parse(text) as { email?: unknown })?.email;
+      return typeof email === "string" && email.trim() ? email : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * GET /api/auth/token: a short-lived bearer token (./api-token.ts) for the session in the HttpOnly cookie,
+   * or in the session token an API client sends as its bearer. Never for a short-lived token itself
+   * (better-auth does not take one for a session), so a copied token cannot be renewed. better-auth's
+   * sliding expiry is kept: when it extends the session, the renewed cookie goes out with the answer.
+   */
+  async function issueToken(request: FastifyRequest, reply: FastifyReply): Promise<ApiToken | null> {
+    const { headers, response } = await auth.api.getSession({ headers: fromNodeHeaders(request.headers), returnHeaders: true });
+    const cookies = headers.getSetCookie();
+    if (cookies.length > 0) reply.header("set-cookie", cookies);
+    if (!response) return null;
+    const { token, expiresAt } = tokens.issue({ userId: response.user.id, sessionId: response.session.id });
+    return { token, expiresAt: expiresAt.toISOString(), userId: response.user.id, activeOrganizationId: response.session.activeOrganizationId ?? null };
+  }
+
   async function registerRoutes(app: FastifyInstance): Promise<void> {
+    app.get(
+      `${API_BASE}${apiPaths.authToken}`,
+      {
+        // Public to the bearer check: it is how a browser gets a bearer, from its session cookie.
+        config: { public: true },
+        schema: {
+          tags: ["auth"],
+          summary: "A short-lived bearer token (5 minutes) for the signed-in session (local accounts)",
+          description: "Reads the HttpOnly session cookie (or an API client's session token as the bearer). 401 when signed out.",
+          response: { 200: apiTokenSchema },
+        },
+      },
+      async (request, reply) => {
+        // The token must not be kept by any cache between the browser and here.
+        reply.header("cache-control", "no-store");
+        const issued = await issueToken(request, reply);
+        if (!issued) throw ApiError.unauthorized("Sign in again: your session has ended.");
+        return { data: issued };
+      },
+    );
+
+    // Failed passwords, per account and per client (./sign-in-throttle.ts): in Redis when the rate limits are.
+    const failures: FailureCounter = app.rateLimitRedis ? redisFailureCounter(app.rateLimitRedis, app.log) : memoryFailureCounter();
+    const SIGN_IN_PATH = "/api/auth/sign-in/email";
+
     await app.register(async (scope) => {
       // better-auth reads the raw body itself: hand it over untouched, whatever its type.
       scope.removeAllContentTypeParsers();
@@ -207,7 +330,36 @@ export function createLocalAuth(
           const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? "localhost"}`);
           const init: RequestInit = { method: request.method, headers: fromNodeHeaders(request.headers) };
           if (request.body instanceof Buffer && request.body.length > 0) init.body = new Uint8Array(request.body);
-          const response = await auth.handler(new Request(url, init));
+
+          // A password sign-in takes a place in the throttle first; refused while the account or the client is at the limit.
+          let throttled: string[] | null = null;
+          if (request.method === "POST" && url.pathname === SIGN_IN_PATH) {
+            const email = emailIn(request);
+            // No email we can read: better-auth will likely refuse it, but the client is still counted.
+            throttled = email ? throttleKeys(email, request.ip) : throttleKeys("", request.ip).slice(1);
+            const attempt = await failures.begin(throttled);
+            if (!attempt.allowed) {
+              const seconds = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
+              const detail = throttledDetail(seconds);
+              return reply
+                .status(429)
+                .header("retry-after", String(seconds))
+                .type("application/json; charset=utf-8")
+                .send({ detail, code: "rate_limited", message: detail });
+            }
+          }
+          let response: Response;
+          try {
+            response = await auth.handler(new Request(url, init));
+          } catch (error) {
+            if (throttled) await failures.release(throttled);
+            throw error;
+          }
+          if (throttled) {
+            // Success clears the counts; a wrong password (401) keeps its place; anything else gives it back.
+            if (response.ok) await failures.reset(throttled);
+            else if (response.status !== 401) await failures.release(throttled);
+          }
           // Anything but a read may have signed someone out, switched organisation or changed a
           // membership: forget the remembered identities before the answer goes out. Except when
           // nothing existing can have changed: a sign-in or sign-up (a new session, a new account), or
@@ -216,12 +368,15 @@ export function createLocalAuth(
           if (mayChangeIdentities) sessions.invalidate();
           reply.status(response.status);
           response.headers.forEach((value, key) => {
-            if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
+            if (!PROXY_DROPS.has(key)) reply.header(key, value);
           });
           const cookies = response.headers.getSetCookie();
           if (cookies.length > 0) reply.header("set-cookie", cookies);
           const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
           if (response.status >= 400) return reply.type("application/json; charset=utf-8").send(authErrorBody(response.status, body));
+          if (body && fromBrowser(request) && /^application\/json/i.test(response.headers.get("content-type") ?? "")) {
+            return reply.send(withoutSessionTokens(JSON.parse(body.toString("utf8"))));
+          }
           return reply.send(body);
         },
       });

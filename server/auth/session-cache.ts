@@ -1,6 +1,7 @@
 /**
  * A short in-process memory of verified identities, keyed by a SHA-256 of the bearer token (the
- * token itself is never kept). Without it every signed-in request pays a session lookup, a user
+ * token itself is never kept), or of the session id for the console's short-lived tokens (./api-token.ts:
+ * a new one every 10 s, all naming the same session, share one entry). Without it every signed-in request pays a session lookup, a user
  * lookup and a membership lookup (~4 ms on PostgreSQL, more than the work of most routes).
  *
  * Correctness rules:

@@ -13,6 +13,7 @@ import cors from "@fastify/cors";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
+import type { Redis } from "ioredis";
 import type { AuthProvider } from "../auth/types";
 import type { AppConfig } from "../config";
 import fp from "fastify-plugin";
@@ -23,6 +24,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Sets the security headers every answer carries on a raw response (see the file comment). */
     applySecurityHeaders(request: IncomingMessage, response: ServerResponse): void;
+    /** The Redis connection the rate limits are counted in (REDIS_URL), or null: the sign-in throttle counts there too. */
+    rateLimitRedis: Redis | null;
   }
 }
 
@@ -72,12 +75,12 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: Ap
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     credentials: true,
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-    exposedHeaders: ["set-auth-token"],
     maxAge: 600,
   });
 
   // Routes' own limits (`config.rateLimit`) are counted in the same store, under keys of their own.
   const redis = config.redisUrl ? await rateLimitRedis(app, config.redisUrl) : null;
+  app.decorate("rateLimitRedis", redis);
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimitPerMinute,

@@ -2,12 +2,19 @@
  * The demo account, so a fresh install can be tried at once: an admin in "Demo Organisation".
  * Created only with local accounts, when SEED_DEMO is on and the users table is empty. The organisation
  * comes with demo data (./demo-calls.ts): 3 agents, 3 sandbox numbers, 2,000 calls over 90 days.
+ *
+ * The README publishes the demo's password, so an account with it must never be reachable from other
+ * machines: while HOST is loopback (the default) the demo gets DEMO_PASSWORD; bound to any other
+ * interface it gets a random password instead (unless DEMO_PASSWORD was set to one of the operator's own),
+ * printed once at start-up. An existing demo account that still has the published password (from an
+ * earlier run on loopback) gets a new one the first time the server starts on another interface, and its
+ * sessions are ended (see secureDemoAccount).
  */
-import { randomUUID } from "node:crypto";
-import { count, eq, sql } from "drizzle-orm";
-import type { AppConfig } from "../config";
+import { randomBytes, randomUUID } from "node:crypto";
+import { and, count, eq, sql } from "drizzle-orm";
+import { isLoopbackHost, PUBLISHED_DEMO_PASSWORD, type AppConfig } from "../config";
 import type { Db } from "../db/client";
-import { accounts, memberships, organizations, users } from "../db/schema";
+import { accounts, memberships, organizations, sessions, users } from "../db/schema";
 import { describeDemoData, generateDemoData, insertDemoData, type DemoDataSummary } from "./demo-calls";
 
 export const DEMO_ORGANISATION = { name: "Demo Organisation", slug: "demo-organisation" } as const;
@@ -16,6 +23,55 @@ export interface DemoCredentials {
   email: string;
   password: string;
   organisation: string;
+  /** Why the password is not the published one, for the start-up log (null: it is DEMO_PASSWORD as given). */
+  note: string | null;
+}
+
+/** What a demo account made now gets: DEMO_PASSWORD, unless that is the published one and others can connect. */
+function demoPassword(config: AppConfig): { password: string; note: string | null } {
+  if (isLoopbackHost(config.host) || config.demoPassword !== PUBLISHED_DEMO_PASSWORD) return { password: config.demoPassword, note: null };
+  return {
+    password: randomBytes(12).toString("base64url"),
+    note: `HOST=${config.host} is reachable from other machines, so the demo account does not get the published password: this random one is shown only now.`,
+  };
+}
+
+/**
+ * On a bind other machines can reach: if the demo account (DEMO_EMAIL) still has the published password,
+ * it gets a new one (random, or DEMO_PASSWORD when the operator set their own) and every session it had
+ * ends. Answers the new credentials to print, or null when there was nothing to change. Runs whatever
+ * SEED_DEMO says: an account made by an earlier run is just as exposed.
+ */
+export async function secureDemoAccount(db: Db, config: AppConfig): Promise<DemoCredentials | null> {
+  if (config.modes.auth !== "local" || isLoopbackHost(config.host)) return null;
+  const [demo] = await db
+    .select({ userId: users.id, accountId: accounts.id, hash: accounts.password })
+    .from(users)
+    .innerJoin(accounts, and(eq(accounts.userId, users.id), eq(accounts.providerId, "credential")))
+    .where(eq(users.email, config.demoEmail))
+    .limit(1);
+  if (!demo?.hash) return null;
+  const { hashPassword, verifyPassword } = await import("better-auth/crypto");
+  if (!(await verifyPassword({ hash: demo.hash, password: PUBLISHED_DEMO_PASSWORD }))) return null;
+  const { password } = demoPassword(config);
+  const hash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await tx.update(accounts).set({ password: hash, updatedAt: new Date() }).where(eq(accounts.id, demo.accountId));
+    // Whoever signed in with the published password is signed out.
+    await tx.delete(sessions).where(eq(sessions.userId, demo.userId));
+  });
+  const [org] = await db
+    .select({ name: organizations.name })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(eq(memberships.userId, demo.userId))
+    .limit(1);
+  return {
+    email: config.demoEmail,
+    password,
+    organisation: org?.name ?? DEMO_ORGANISATION.name,
+    note: `HOST=${config.host} is reachable from other machines, so the demo account's published password was replaced${password === config.demoPassword ? " by DEMO_PASSWORD" : " by this random one, shown only now"}, and its sessions were ended.`,
+  };
 }
 
 export interface SeedDemoOptions {
@@ -38,7 +94,8 @@ export async function seedDemo(db: Db, config: AppConfig, options: SeedDemoOptio
   const orgId = randomUUID();
   // better-auth's own hasher (scrypt), so the demo signs in like any account made by sign-up.
   const { hashPassword } = await import("better-auth/crypto");
-  const passwordHash = await hashPassword(config.demoPassword);
+  const { password, note } = demoPassword(config);
+  const passwordHash = await hashPassword(password);
   const [slugTaken] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, DEMO_ORGANISATION.slug));
   const slug = slugTaken ? `${DEMO_ORGANISATION.slug}-${orgId.slice(0, 8)}` : DEMO_ORGANISATION.slug;
   await db.transaction(async (tx) => {
@@ -62,5 +119,5 @@ export async function seedDemo(db: Db, config: AppConfig, options: SeedDemoOptio
   // Fresh statistics for the planner: without them it takes 2,000 calls for a couple of dozen and reads
   // them all for a page of 20 (PostgreSQL's autovacuum would catch up within a minute; PGlite has none).
   if (options.withData !== false) await db.execute(sql`analyze calls, agents, phone_numbers, wallet_ledger`);
-  return { email: config.demoEmail, password: config.demoPassword, organisation: DEMO_ORGANISATION.name };
+  return { email: config.demoEmail, password, organisation: DEMO_ORGANISATION.name, note };
 }

@@ -1,6 +1,7 @@
 import { createAuthClient } from "better-auth/react";
 import { organizationClient } from "better-auth/client/plugins";
 import { apiPaths, API_BASE } from "../../contract/api";
+import type { ApiToken } from "../../contract/auth-token";
 import { normaliseRole } from "../../contract/roles";
 import { strings } from "../config/strings";
 import {
@@ -14,9 +15,10 @@ import {
 
 /**
  * Local accounts (the embedded default): better-auth at /api/auth with its organization plugin.
- * The browser holds better-auth's session cookie; our own API is called with the session's token as
- * the bearer (`session.token` from get-session). getToken() asks get-session again each time, so the
- * 10 s refresh also notices a session that ended or changed organisation in another tab.
+ * The browser holds better-auth's HttpOnly session cookie, which this code cannot read; our own API is
+ * called with a short-lived signed token (a few minutes) that getToken() fetches from GET /api/auth/token
+ * with that cookie, every 10 s through the token store. The answer also says whose session it is and which
+ * organisation is active, so the refresh notices a session that ended or changed in another tab.
  */
 export function createLocalAuthClient(origin: string = window.location.origin) {
   return createAuthClient({
@@ -35,6 +37,7 @@ interface LocalState {
   user: SessionUser | null;
   organizations: SessionOrganization[];
   activeOrganizationId: string | null;
+  /** The last short-lived bearer token fetched (kept when a refresh fails, as the token store does). */
   token: string | null;
 }
 
@@ -131,24 +134,37 @@ export class LocalAuthSessionStore implements AuthSessionStore {
       },
       organizations,
       activeOrganizationId: organizations.some((org) => org.id === activeId) ? activeId : null,
-      token: data.session.token,
+      // Same person: keep the last token until the token store fetches the next one.
+      token: this.state.user?.id === data.user.id ? this.state.token : null,
     });
   }
 
+  /** A short-lived bearer token for the session in the cookie; null once the session has ended. */
   private async getToken(): Promise<string | null> {
-    const { data, error } = await this.client.getSession();
-    if (error) return this.state.token;
-    const token = data?.session?.token ?? null;
-    const changed =
-      token !== this.state.token ||
-      (data?.session?.activeOrganizationId ?? null) !== this.state.activeOrganizationId;
+    const { data, error } = await this.client.$fetch<{ data: ApiToken }>(apiPaths.authToken.slice(apiPaths.auth.length), {
+      method: "GET",
+      // The session changed or ended elsewhere are answers too: no retries, no cache.
+      cache: "no-store",
+    });
+    if (error) {
+      if (error.status !== 401) return this.state.token;
+      // Signed out (in another tab, or the session expired): let the console see it.
+      this.state = { ...this.state, token: null };
+      if (this.state.status === "signedIn") void this.load();
+      return null;
+    }
+    if (!data?.data) return this.state.token;
+    const { token, userId, activeOrganizationId } = data.data;
+    const changed = userId !== this.state.user?.id || activeOrganizationId !== this.state.activeOrganizationId;
+    this.state = { ...this.state, token };
     if (changed) void this.load();
     return token;
   }
 
   private async signIn(email: string, password: string): Promise<void> {
     const { error } = await this.client.signIn.email({ email, password });
-    if (error) throw failure(error, strings.auth.signInFailed);
+    // 429: too many failed passwords; the server's sentence says for how long.
+    if (error) throw failure(error, error.status === 429 ? strings.auth.tooManyAttempts : strings.auth.signInFailed);
     await this.load();
   }
 

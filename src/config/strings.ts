@@ -68,6 +68,7 @@ export const strings = {
     haveAccount: "Already have an account?",
     signInLink: "Sign in instead",
     signInFailed: "Sign-in failed. Please try again.",
+    tooManyAttempts: "Too many failed sign-in attempts. Please wait a few minutes, then try again.",
     signUpFailed: "The account could not be created. Please try again.",
     nameRequired: "Please enter your name",
     emailRequired: "Please enter a valid email address",

@@ -222,6 +222,19 @@ describe("the bearer token", () => {
     expect(await tokens.get()).toBeNull();
   });
 
+  it("fetches a fresh token before use when the 10 s timer was held back (a sleeping laptop, a background tab)", async () => {
+    vi.useFakeTimers();
+    let issued = 0;
+    const tokens = createTokenStore(async () => `token-${++issued}`);
+    tokens.start();
+    expect(await tokens.get()).toBe("token-1");
+    // The clock moves on but the interval never ran: the short-lived token may have expired meanwhile.
+    vi.setSystemTime(Date.now() + 6 * 60_000);
+    expect(await tokens.get()).toBe("token-2");
+    expect(await tokens.get()).toBe("token-2");
+    tokens.stop();
+  });
+
   it("keeps the last token when a refresh fails", async () => {
     let fail = false;
     const tokens = createTokenStore(async () => {

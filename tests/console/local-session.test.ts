@@ -24,6 +24,11 @@ function betterAuth(fetch: FetchFake, initial: { token?: string | null; activeOr
           : null,
       ),
     )
+    .on("GET", "/api/auth/token", () =>
+      state.token
+        ? json({ data: { token: `short-lived-${state.token}`, expiresAt: "2030-01-01T00:05:00.000Z", userId: USER.id, activeOrganizationId: state.activeOrganizationId } })
+        : json({ detail: "Sign in again: your session has ended.", code: "unauthorized" }, 401),
+    )
     .on("GET", "/api/auth/organization/list", () =>
       json(state.organizations.map(({ id, name }) => ({ id, name, slug: id }))),
     )
@@ -74,16 +79,28 @@ describe("the local (better-auth) session", () => {
     expect((await loadedStore()).getSnapshot()).toMatchObject({ status: "signedOut", user: null, organizations: [] });
   });
 
-  it("hands out better-auth's session token, asking get-session each time", async () => {
+  it("hands out a short-lived token from GET /api/auth/token (the HttpOnly cookie's session), asking each time", async () => {
     const fetch = installFetchFake();
     const server = betterAuth(fetch);
     const store = await loadedStore();
-    const before = fetch.to("GET", "/api/auth/get-session").length;
 
-    expect(await store.getSnapshot().getToken()).toBe("token-A");
+    expect(await store.getSnapshot().getToken()).toBe("short-lived-token-A");
     server.token = "token-B";
-    expect(await store.getSnapshot().getToken()).toBe("token-B");
-    expect(fetch.to("GET", "/api/auth/get-session").length).toBeGreaterThanOrEqual(before + 2);
+    expect(await store.getSnapshot().getToken()).toBe("short-lived-token-B");
+    expect(fetch.to("GET", "/api/auth/token")).toHaveLength(2);
+    // The session token itself is never asked for or read: get-session's answer carries none.
+    expect(fetch.to("GET", "/api/auth/get-session").length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("notices on a token refresh that the organisation was switched elsewhere", async () => {
+    const fetch = installFetchFake();
+    const server = betterAuth(fetch);
+    const store = await loadedStore();
+    expect(store.getSnapshot().activeOrganizationId).toBe("org_2");
+
+    server.activeOrganizationId = "org_1";
+    await store.getSnapshot().getToken();
+    await waitFor(() => expect(store.getSnapshot().activeOrganizationId).toBe("org_1"));
   });
 
   it("notices on a token refresh that the session ended elsewhere", async () => {
@@ -115,6 +132,20 @@ describe("the local (better-auth) session", () => {
     expect(store.getSnapshot().organizations.map((org) => org.id)).toEqual(["org_1", "org_2"]);
   });
 
+  it("says too many attempts when sign-in is throttled (429), with the server's sentence or its own", async () => {
+    const fetch = installFetchFake();
+    betterAuth(fetch, { token: null });
+    const sentence = "Too many failed sign-in attempts: try again in 15 minutes.";
+    fetch.on("POST", "/api/auth/sign-in/email", () => json({ detail: sentence, code: "rate_limited", message: sentence }, 429));
+    const store = await loadedStore();
+    await expect(store.getSnapshot().passwordAuth?.signIn("ada@example.com", "nope")).rejects.toThrow(sentence);
+
+    fetch.on("POST", "/api/auth/sign-in/email", () => new Response("", { status: 429 }));
+    await expect(store.getSnapshot().passwordAuth?.signIn("ada@example.com", "nope")).rejects.toThrow(
+      "Too many failed sign-in attempts. Please wait a few minutes, then try again.",
+    );
+  });
+
   it("rejects with better-auth's sentence when signing in fails", async () => {
     const fetch = installFetchFake();
     betterAuth(fetch, { token: null });
@@ -135,10 +166,13 @@ describe("the local session when better-auth is in trouble", () => {
     const fetch = installFetchFake();
     betterAuth(fetch);
     const store = await loadedStore();
+    expect(await store.getSnapshot().getToken()).toBe("short-lived-token-A");
     fetch.on("GET", "/api/auth/get-session", () => json({ message: "database unavailable" }, 500));
+    fetch.on("GET", "/api/auth/token", () => json({ detail: "database unavailable", code: "internal_error" }, 500));
 
     await store.load();
     expect(store.getSnapshot().status).toBe("signedIn");
-    expect(await store.getSnapshot().getToken()).toBe("token-A");
+    // A refresh that fails keeps the last token (a 401 would mean signed out).
+    expect(await store.getSnapshot().getToken()).toBe("short-lived-token-A");
   });
 });

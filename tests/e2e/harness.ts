@@ -149,27 +149,33 @@ export interface ApiAnswer<T> {
 
 /**
  * The API as the demo user, for arranging what a browser flow needs: signs in through better-auth once
- * (on first use, not at file load) and reads the bearer from get-session, as the console does.
+ * (on first use, not at file load) and, as the console does, asks GET /api/auth/token with the session
+ * cookie for a short-lived bearer, again whenever the one it has is within a minute of expiring.
  */
 export function demoApi(baseURL: () => string): <T>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>> {
-  let token: Promise<string> | undefined;
-  async function bearer(): Promise<string> {
+  let cookies: Promise<string> | undefined;
+  let current: { token: string; expiresAt: number } | undefined;
+  async function signInOnce(): Promise<string> {
     const signInResponse = await fetch(`${baseURL()}/api/auth/sign-in/email`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: baseURL() },
       body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
     });
     if (signInResponse.status !== 200) throw new Error(`demo sign-in: ${signInResponse.status} ${await signInResponse.text()}`);
-    const cookies = signInResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
-    const session = await fetch(`${baseURL()}/api/auth/get-session`, { headers: { Cookie: cookies } });
-    const body = (await session.json()) as { session?: { token?: string } };
-    if (!body.session?.token) throw new Error("get-session answered no session token");
-    return body.session.token;
+    return signInResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  }
+  async function bearer(): Promise<string> {
+    if (current && current.expiresAt - Date.now() > 60_000) return current.token;
+    const minted = await fetch(`${baseURL()}/api/auth/token`, { headers: { Cookie: await (cookies ??= signInOnce()) } });
+    if (minted.status !== 200) throw new Error(`GET /api/auth/token: ${minted.status} ${await minted.text()}`);
+    const { data } = (await minted.json()) as { data: { token: string; expiresAt: string } };
+    current = { token: data.token, expiresAt: Date.parse(data.expiresAt) };
+    return data.token;
   }
   return async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
     const response = await fetch(`${baseURL()}/api${path}`, {
       method,
-      headers: { Authorization: `Bearer ${await (token ??= bearer())}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: { Authorization: `Bearer ${await bearer()}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

@@ -2,16 +2,20 @@
  * Every /api route that is not declared public answers 401 {detail, code: unauthorized} without a
  * valid token, in both sign-in modes: no token, a made-up one, a Clerk token signed by another key,
  * an expired Clerk token signed by the right key, a wrong scheme, and (local accounts) the token of a
- * session that was signed out. The routes come from the app's own route table.
+ * session that was signed out, and the console's short-lived token when expired, signed by another key,
+ * or of a signed-out session. The routes come from the app's own route table.
  */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
-import { bearer, buildTestApp, clerkEnv, clerkKeyPair, migratedDatabase, mintClerkToken, signUp } from "../server/helpers";
+import { createApiTokens } from "../../server/auth/api-token";
+import { apiToken, bearer, buildTestApp, clerkEnv, clerkKeyPair, migratedDatabase, mintClerkToken, signUp } from "../server/helpers";
 import { tally } from "./tally";
 import { routeKey } from "./world";
 
 const counter = tally(import.meta.filename);
+/** Local accounts' secret here, so the suite can sign short-lived tokens as the server does. */
+const LOCAL_SECRET = "security-suite-local-secret-0123456789abcdef";
 const clerkKeys = clerkKeyPair();
 const concretePath = (url: string) => url.replace(/:[A-Za-z0-9_]+/g, "00000000-0000-4000-8000-000000000000").replace(/\*$/, "anything");
 
@@ -35,15 +39,22 @@ async function badCredentials(mode: "local" | "clerk", app: FastifyInstance): Pr
   ];
   if (mode === "local") {
     const { token } = await signUp(app);
+    const shortLived = await apiToken(app, token);
+    const claims = JSON.parse(Buffer.from(shortLived.split(".")[1]!, "base64url").toString("utf8")) as { sub: string; sid: string };
+    const subject = { userId: claims.sub, sessionId: claims.sid };
+    const sixMinutesAgo = () => Date.now() - 6 * 60_000;
+    cases.push(["expired short-lived token", bearer(createApiTokens(LOCAL_SECRET, { now: sixMinutesAgo }).issue(subject).token)]);
+    cases.push(["short-lived token signed by another key", bearer(createApiTokens("another-secret-0123456789abcdefghijkl").issue(subject).token)]);
     const out = await app.inject({ method: "POST", url: "/api/auth/sign-out", headers: bearer(token), payload: {} });
     expect(out.statusCode, out.body).toBe(200);
     cases.push(["signed-out session", bearer(token)]);
+    cases.push(["short-lived token of a signed-out session", bearer(shortLived)]);
   }
   return cases;
 }
 
 describe.each([
-  { mode: "local" as const, env: {} },
+  { mode: "local" as const, env: { BETTER_AUTH_SECRET: LOCAL_SECRET } },
   { mode: "clerk" as const, env: clerkEnv(clerkKeys) },
 ])("no valid token → 401 ($mode)", ({ mode, env }) => {
   let app: FastifyInstance;

@@ -16,11 +16,12 @@ function configError(env: Record<string, string>): string {
 }
 
 describe("configuration", () => {
-  it("defaults: port 3000, PGlite in ./.data, local accounts, sandbox voice, closed CORS", () => {
+  it("defaults: port 3000 on 127.0.0.1 only, X-Forwarded-For not trusted, PGlite in ./.data, local accounts, sandbox voice, closed CORS", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
-      host: "0.0.0.0",
+      host: "127.0.0.1",
+      trustProxy: false,
       logLevel: "info",
       publicUrl: "http://localhost:3000",
       dataDir: "./.data",

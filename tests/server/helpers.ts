@@ -135,6 +135,16 @@ export async function signIn(app: FastifyInstance, email: string, password = PAS
   return (response.json() as { token: string }).token;
 }
 
+/**
+ * The console's bearer (local accounts): a short-lived token from GET /api/auth/token, minted here with
+ * the session token as an API client would (a browser sends its HttpOnly cookie instead).
+ */
+export async function apiToken(app: FastifyInstance, sessionToken: string): Promise<string> {
+  const response = await app.inject({ method: "GET", url: "/api/auth/token", headers: bearer(sessionToken) });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { data: { token: string } }).data.token;
+}
+
 /** Creates an organisation as the token's user (better-auth makes it the session's active one). */
 export async function createOrganisation(app: FastifyInstance, token: string, name = `Org ${randomUUID().slice(0, 6)}`): Promise<string> {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");

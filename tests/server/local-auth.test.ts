@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
 import { loadConfig } from "../../server/config";
-import { invitations, memberships, organizations, users } from "../../server/db/schema";
+import { invitations, memberships, organizations, sessions, users } from "../../server/db/schema";
 import { seedDemo } from "../../server/seed/demo";
 import {
   PASSWORD,
@@ -39,7 +39,7 @@ async function activeOrganisation(token: string): Promise<string | null> {
 }
 
 describe("local accounts (better-auth) end to end", () => {
-  it("signs up, reads the bearer token from get-session, and calls the API with it", async () => {
+  it("signs up, gets a short-lived bearer from its session cookie, and calls the API with it", async () => {
     const email = uniqueEmail("first");
     const signUpResponse = await app.inject({
       method: "POST",
@@ -50,10 +50,10 @@ describe("local accounts (better-auth) end to end", () => {
     const cookie = signUpResponse.cookies.find((c) => c.name.endsWith("session_token"));
     expect(cookie).toBeDefined();
 
-    // What the console does: getSession() with its cookie, then session.token as the bearer.
-    const session = await app.inject({ method: "GET", url: "/api/auth/get-session", cookies: { [cookie!.name]: cookie!.value } });
-    const token = (session.json() as { session: { token: string } }).session.token;
-    expect(token).toMatch(/\S{20,}/);
+    // What the console does: GET /api/auth/token with its cookie, and that token as the bearer.
+    const minted = await app.inject({ method: "GET", url: "/api/auth/token", cookies: { [cookie!.name]: cookie!.value } });
+    const token = (minted.json() as { data: { token: string } }).data.token;
+    expect(token).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
 
     // Signed in but in no organisation yet: the API asks to choose one.
     const noOrg = await invite(app, token, "anything", { email_address: uniqueEmail() });
@@ -63,11 +63,40 @@ describe("local accounts (better-auth) end to end", () => {
       code: "organization_required",
     });
 
-    const orgId = await createOrganisation(app, token, "First Org");
-    expect(await activeOrganisation(token)).toBe(orgId);
+    // The console creates it with the cookie; the same token follows the session into it.
+    const created = await app.inject({
+      method: "POST",
+      url: "/api/auth/organization/create",
+      headers: { origin: "http://localhost:3000" },
+      cookies: { [cookie!.name]: cookie!.value },
+      payload: { name: "First Org", slug: `first-org-${email.slice(6, 14)}` },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const orgId = (created.json() as { id: string }).id;
     const ok = await invite(app, token, orgId, { email_address: uniqueEmail() });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ status: "success" });
+  });
+
+  it("gives organisations, users, memberships and sessions random UUID ids; an older organisation keeps its id", async () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const person = await signUp(app);
+    const orgId = await createOrganisation(app, person.token, "Uuid Org");
+    expect(orgId).toMatch(UUID);
+    expect(person.userId).toMatch(UUID);
+    const [membership] = await database.db.select({ id: memberships.id }).from(memberships).where(eq(memberships.orgId, orgId));
+    expect(membership?.id).toMatch(UUID);
+    const [session] = await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, person.userId));
+    expect(session?.id).toMatch(UUID);
+
+    // An organisation made before (better-auth's own 32-character ids) keeps its id and works as before.
+    const legacyId = "Xq3LrT9vWb2NcY7kPz4HdJ6mFa8sEg1U";
+    await database.db.insert(organizations).values({ id: legacyId, name: "Legacy Org", slug: `legacy-${person.userId.slice(0, 8)}` });
+    await database.db.insert(memberships).values({ id: "legacy-membership-1", orgId: legacyId, userId: person.userId, role: "admin" });
+    const setActive = await app.inject({ method: "POST", url: "/api/auth/organization/set-active", headers: bearer(person.token), payload: { organizationId: legacyId } });
+    expect(setActive.statusCode, setActive.body).toBe(200);
+    expect(await activeOrganisation(person.token)).toBe(legacyId);
+    expect((await invite(app, person.token, legacyId, { email_address: uniqueEmail() })).statusCode).toBe(200);
   });
 
   it("rejects a wrong password, a made-up token and a signed-out token", async () => {
@@ -316,7 +345,7 @@ describe("demo seed", () => {
       expect(await seedDemo(own.db, testConfig({ SEED_DEMO: "false" }))).toBeNull();
       expect(await own.db.select().from(users)).toEqual([]);
       const config = testConfig({ SEED_DEMO: "true", DEMO_EMAIL: "Demo@Example.com", DEMO_PASSWORD: "demo-password" });
-      expect(await seedDemo(own.db, config)).toEqual({ email: "demo@example.com", password: "demo-password", organisation: "Demo Organisation" });
+      expect(await seedDemo(own.db, config)).toEqual({ email: "demo@example.com", password: "demo-password", organisation: "Demo Organisation", note: null });
       expect(await seedDemo(own.db, config)).toBeNull();
 
       const { app: demoApp } = await buildTestApp(own, { SEED_DEMO: "true" });

@@ -93,7 +93,10 @@ describe("npm run server", () => {
       body: JSON.stringify({ email: "demo@example.com", password: "demo-password" }),
     });
     expect(signIn.status).toBe(200);
-    const { token } = (await signIn.json()) as { token: string };
+    // A browser's sign-in: the session is in the HttpOnly cookie only (no token in the answer).
+    expect(await signIn.json()).not.toHaveProperty("token");
+    const cookie = signIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    expect(cookie).toContain("session_token=");
     // The generated secret is kept, readable by its owner only.
     expect(statSync(join(dataDir, "auth-secret")).mode & 0o777).toBe(0o600);
     expect(await stop(first)).toBe(0);
@@ -102,7 +105,7 @@ describe("npm run server", () => {
     const second = startServer(env);
     await waitForOutput(second, "Open ");
     expect(second.output()).not.toContain("demo sign-in");
-    const session = await fetch(`${base}/api/auth/get-session`, { headers: { authorization: `Bearer ${token}` } });
+    const session = await fetch(`${base}/api/auth/get-session`, { headers: { cookie } });
     expect(((await session.json()) as { user?: { email: string } } | null)?.user?.email).toBe("demo@example.com");
     expect(await stop(second)).toBe(0);
   });
