@@ -93,6 +93,7 @@ export const strings = {
     createOk: "Create organization",
     createFailed: "The organization could not be created.",
     leaveFailed: "You could not leave the organization.",
+    leaveOnlyAdmin: (name: string) => `You are the only admin of ${name}. Invite another admin before you leave it.`,
     switchFailed: "The organization could not be selected.",
     firstTitle: "Create your organization",
     firstBody: "Agents, calls and phone numbers belong to an organization. Create one to start.",
