@@ -167,6 +167,11 @@ test("at a desktop width (1440 px) the sidebar starts expanded and the screen si
       const found = await overflow(page);
       assert.ok(found.scrollWidth <= found.innerWidth, `Call Logs fits ${found.innerWidth} px`);
 
+      // The agent editor shows its own Upload file button, not the browser's file control behind it.
+      await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Agents", exact: true }).click();
+      await page.getByRole("button", { name: "Upload file" }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('input[type="file"]').isVisible(), false, "the native file input stays hidden");
+
       // Call Logs' filter bar is one row, even with a filter set (so "Clear filters" shows too).
       await page.goto(`${e2e.product.baseURL}/call-logs?filters[0][field]=status&filters[0][operator]=eq&filters[0][value]=ended`);
       await page.getByRole("button", { name: "Clear filters" }).waitFor({ timeout: 20_000 });
