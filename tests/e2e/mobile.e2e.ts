@@ -138,6 +138,14 @@ test("at 390×844 the sidebar starts collapsed, expands over the screen and fold
         const found = await overflow(page);
         if (found.scrollWidth > found.innerWidth) problems.push(`${route}: the page is ${found.scrollWidth} px wide in a ${found.innerWidth} px window`);
         for (const element of found.sticking) problems.push(`${route}: ${element}`);
+        if (route === "/call-logs") {
+          // A call's drawer fits the window too.
+          await page.getByRole("button", { name: /^Open call / }).first().click();
+          await page.getByRole("dialog").getByRole("region", { name: "Transcript" }).waitFor({ timeout: 20_000 });
+          await page.waitForFunction(() => document.querySelector(".ant-drawer-content-wrapper")?.getAnimations().length === 0);
+          const drawer = await overflow(page);
+          for (const element of drawer.sticking) problems.push(`${route} (call drawer): ${element}`);
+        }
       }
       assert.deepEqual(problems, [], `nothing scrolls sideways or sticks out at ${PHONE.width} px`);
     },
