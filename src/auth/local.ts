@@ -54,6 +54,13 @@ interface BetterAuthError {
   status?: number;
 }
 
+/**
+ * better-auth refuses to let the last member holding the organization plugin's creator role leave
+ * ("You cannot leave the organization as the only owner"); ours is "admin" (server/auth/local.ts).
+ */
+const CREATOR_ROLE = "admin";
+const isCreatorRole = (role: string | null | undefined) => (role ?? "").split(",").map((part) => part.trim()).includes(CREATOR_ROLE);
+
 function failure(error: BetterAuthError | null | undefined, fallback: string): Error {
   return new Error(error?.message || fallback);
 }
@@ -118,7 +125,8 @@ export class LocalAuthSessionStore implements AuthSessionStore {
         const { data: member } = await this.client.organization.getActiveMemberRole({
           query: { organizationId: org.id },
         });
-        return { id: org.id, name: org.name, role: normaliseRole(member?.role) };
+        const onlyAdmin = isCreatorRole(member?.role) && (await this.adminCount(org.id)) === 1;
+        return { id: org.id, name: org.name, role: normaliseRole(member?.role), ...(onlyAdmin ? { onlyAdmin } : {}) };
       }),
     );
     if (sequence !== this.loadSequence) return;
@@ -137,6 +145,14 @@ export class LocalAuthSessionStore implements AuthSessionStore {
       // Same person: keep the last token until the token store fetches the next one.
       token: this.state.user?.id === data.user.id ? this.state.token : null,
     });
+  }
+
+  /** How many members hold the creator role (one request, no rows: limit 1 and the total); null when unknown. */
+  private async adminCount(organizationId: string): Promise<number | null> {
+    const { data, error } = await this.client.organization.listMembers({
+      query: { organizationId, filterField: "role", filterOperator: "eq", filterValue: CREATOR_ROLE, limit: 1 },
+    });
+    return error || typeof data?.total !== "number" ? null : data.total;
   }
 
   /** A short-lived bearer token for the session in the cookie; null once the session has ended. */

@@ -20,6 +20,11 @@ export interface SessionOrganization {
   id: string;
   name: string;
   role: Role;
+  /**
+   * Set (true) when the user is the organisation's only admin: the identity service refuses to let
+   * them leave it, so the console does not offer to. Absent when unknown or not the case.
+   */
+  onlyAdmin?: true;
 }
 
 /** Email + password accounts; only the local implementation has them (Clerk brings its own screens). */

@@ -1,4 +1,5 @@
 /** Calls as the API answers them, and a fake server for the Call Logs screen's requests. */
+import type { Agent } from "../../contract/agent";
 import type { Call } from "../../contract/call";
 import { AGENT_ID, makeAgent } from "./agents-fixtures";
 import { json, type FetchFake } from "./fetch-fake";
@@ -49,11 +50,10 @@ export function listItem(call: Call) {
 export function serveCalls(
   fetch: FetchFake,
   calls: Call[] = [makeCall()],
-  extra: { total?: number; total_is_estimate?: boolean } = {},
+  extra: { total?: number; total_is_estimate?: boolean; agents?: Agent[] } = {},
 ): FetchFake {
-  fetch.on("GET", "/api/agent/", () =>
-    json({ data: [makeAgent({ agent_name: "Front desk" })], total: 1, page: 1, limit: 100 }),
-  );
+  const agents = extra.agents ?? [makeAgent({ agent_name: "Front desk" })];
+  fetch.on("GET", "/api/agent/", () => json({ data: agents, total: agents.length, page: 1, limit: 100 }));
   fetch.on("GET", "/api/call/", (request) =>
     json({
       data: calls.map(listItem),

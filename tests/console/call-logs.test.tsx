@@ -3,7 +3,8 @@ import userEvent from "@testing-library/user-event";
 import type { Location } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { ConsoleRoutes } from "../../src/routes";
-import { AGENT_ID } from "./agents-fixtures";
+import type { SuccessRubric } from "../../src/components/calls/success-evaluation";
+import { AGENT_ID, makeAgent } from "./agents-fixtures";
 import { CALL_ID, listQueries, makeCall, OTHER_CALL_ID, serveCalls } from "./call-logs-fixtures";
 import { ConsoleProviders, FakeSession, findScreen, installFetchFake, json } from "./test-utils";
 
@@ -50,7 +51,7 @@ describe("the Call Logs list", () => {
       "1:15",
       "$0.50",
       "assistant-ended-call",
-      "true",
+      "Pass",
     ]);
     // User text stays text: no element is made from it.
     expect(within(second!).getByText("<b>Bobby</b>")).toBeInTheDocument();
@@ -58,6 +59,34 @@ describe("the Call Logs list", () => {
     expect(within(second!).getByText("Deleted agent")).toBeInTheDocument();
     expect(within(second!).getByText("1:02:05")).toBeInTheDocument();
     expect(screen.getByText("about 12,345 calls")).toBeInTheDocument();
+  });
+
+  it("shows each success evaluation in its agent's rubric's one readable form", async () => {
+    const agent = (n: number, rubric: SuccessRubric) => {
+      const base = makeAgent();
+      return makeAgent({ id: `00000000-0000-4000-8000-00000000000${n}`, agent_name: `Agent ${n}`, analysis_plan: { ...base.analysis_plan, success_evaluation_rubric: rubric } });
+    };
+    const agents = [agent(1, "PassFail"), agent(2, "PercentageScale"), agent(3, "NumericScale"), agent(4, "DescriptiveScale"), agent(5, "LikertScale"), agent(6, "Checklist")];
+    const checklist = "All checklist items were completed: the caller confirmed the order and the delivery date.";
+    const answers = ["false", "25", "8", "good", "Strongly Disagree", checklist];
+    const calls = answers.map((answer, index) =>
+      makeCall({ id: `10000000-0000-4000-8000-00000000000${index}`, agent_id: agents[index]!.id, agent_name: agents[index]!.agent_name, success_evaluation: answer }),
+    );
+    // A deleted agent's call: no rubric known, the answer's own shape decides.
+    calls.push(makeCall({ id: "10000000-0000-4000-8000-000000000009", agent_id: null, agent_name: null, success_evaluation: "75" }));
+    const fetch = serveCalls(installFetchFake(), calls, { agents });
+    renderCallLogs("/call-logs", fetch);
+    await findScreen("Call Logs");
+    await screen.findByRole("button", { name: `Open call ${calls[0]!.id}` });
+
+    const successCells = () => screen.getAllByRole("row").slice(1).map((row) => within(row).getAllByRole("cell").at(-1)!);
+    await waitFor(() => expect(successCells()[1]).toHaveTextContent("25%"));
+    expect(successCells().map((cell) => cell.textContent)).toEqual(["Fail", "25%", "8/10", "Good", "Strongly disagree", checklist, "75%"]);
+    // Pass/fail and scores are tags; free text stays text, on one line.
+    expect(successCells()[0]!.querySelector(".ant-tag-red")).not.toBeNull();
+    expect(successCells()[2]!.querySelector(".ant-tag-green")).not.toBeNull();
+    expect(successCells()[5]!.querySelector(".ant-tag")).toBeNull();
+    expect(successCells()[5]!.querySelector(".ant-typography-ellipsis")).not.toBeNull();
   });
 
   it("says when there are no calls, and shows the server's detail when the list fails", async () => {
@@ -68,6 +97,7 @@ describe("the Call Logs list", () => {
     expect(await screen.findByText("No calls yet")).toBeInTheDocument();
 
     fetch.on("GET", "/api/call/", () => json({ detail: "startDate must be YYYY-MM-DD", code: "bad_request" }, 400));
+    await userEvent.setup().click(screen.getByRole("button", { name: "More filters" }));
     await userEvent.setup().click(screen.getByRole("combobox", { name: "Type" }));
     await userEvent.setup().click((await screen.findAllByTitle("web")).at(-1)!);
     expect(await screen.findByText("The calls could not be loaded")).toBeInTheDocument();
@@ -89,6 +119,7 @@ describe("the Call Logs filters", () => {
     await waitFor(() => expect(lastQuery(fetch)).toMatchObject({ agentId: AGENT_ID }));
     await pick(user, "Status", "ended");
     await waitFor(() => expect(lastQuery(fetch)).toMatchObject({ status: "ended" }));
+    await user.click(screen.getByRole("button", { name: "More filters" }));
     await pick(user, "Type", "inbound");
     await waitFor(() =>
       expect(lastQuery(fetch)).toEqual({ page: "1", limit: "20", search: "refund", agentId: AGENT_ID, status: "ended", type: "inbound" }),
@@ -106,6 +137,7 @@ describe("the Call Logs filters", () => {
   it("sends the ended reason, success, duration and cost ranges typed", async () => {
     const { user, fetch, search } = renderCallLogs();
     await listShown();
+    await user.click(screen.getByRole("button", { name: "More filters" }));
     await user.type(screen.getByRole("combobox", { name: "Ended reason" }), "voicemail");
     await waitFor(() => expect(lastQuery(fetch)).toMatchObject({ endedReason: "voicemail" }));
     await user.type(screen.getByRole("combobox", { name: "Success" }), "false");
@@ -128,6 +160,36 @@ describe("the Call Logs filters", () => {
     );
     await waitFor(() => expect(search()).toContain("[field]=costMax&filters[5][operator]=lte&filters[5][value]=2"));
   }, 40_000);
+
+  it("keeps the rarely used filters behind 'More filters', which opens by itself when one of them is set", async () => {
+    const { user } = renderCallLogs();
+    await listShown();
+    const more = screen.getByRole("button", { name: "More filters" });
+    expect(more).toHaveAttribute("aria-expanded", "false");
+    // One row: search, dates, agent and status; type, ended reason, success, duration and cost are hidden.
+    expect(screen.getByRole("searchbox", { name: "Search calls" })).toBeInTheDocument();
+    expect(screen.getByRole("combobox", { name: "Agent" })).toBeInTheDocument();
+    expect(screen.getByRole("combobox", { name: "Status" })).toBeInTheDocument();
+    for (const name of ["Type", "Ended reason", "Success"]) expect(screen.queryByRole("combobox", { name })).toBeNull();
+    expect(screen.queryByRole("spinbutton", { name: "Min cost ($)" })).toBeNull();
+    await user.click(more);
+    expect(more).toHaveAttribute("aria-expanded", "true");
+    // (getByRole finds only what is not hidden)
+    for (const name of ["Type", "Ended reason", "Success"]) expect(screen.getByRole("combobox", { name })).toBeInTheDocument();
+    expect(screen.getByRole("spinbutton", { name: "Min cost ($)" })).toBeInTheDocument();
+    await user.click(more);
+    expect(screen.queryByRole("combobox", { name: "Type" })).toBeNull();
+  });
+
+  it("opens 'More filters' for a link that sets one of them, and counts them on the button", async () => {
+    renderCallLogs("/call-logs?filters[0][field]=type&filters[0][operator]=eq&filters[0][value]=inbound&filters[1][field]=costMax&filters[1][operator]=lte&filters[1][value]=2");
+    await listShown();
+    const more = screen.getByRole("button", { name: "More filters 2" });
+    expect(more).toHaveAttribute("aria-expanded", "true");
+    expect(screen.getByRole("combobox", { name: "Type" })).toBeInTheDocument();
+    expect(screen.getByTitle("inbound")).toBeInTheDocument();
+    expect(screen.getByRole("spinbutton", { name: "Max cost ($)" })).toHaveValue("2.00");
+  });
 
   it("sends a picked date range as zero-padded YYYY-MM-DD", async () => {
     const { user, fetch, search } = renderCallLogs();
@@ -216,7 +278,7 @@ describe("the call drawer", () => {
     const cost = within(drawer).getByRole("region", { name: "Cost breakdown" });
     expect(within(cost).getByText("llm")).toBeInTheDocument();
     expect(within(cost).getByText("$0.03")).toBeInTheDocument();
-    expect(within(drawer).getByRole("region", { name: "Success evaluation" })).toHaveTextContent("true");
+    expect(within(drawer).getByRole("region", { name: "Success evaluation" })).toHaveTextContent("Pass");
     expect(within(drawer).getByText("Sandbox")).toBeInTheDocument();
 
     await user.click(within(drawer).getByRole("button", { name: "Copy call ID" }));

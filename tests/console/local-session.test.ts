@@ -74,6 +74,33 @@ describe("the local (better-auth) session", () => {
     expect(session.activeOrganizationId).toBe("org_2");
   });
 
+  it("marks the organisations where the user is the only admin (better-auth would refuse to let them leave)", async () => {
+    const fetch = installFetchFake();
+    const state = betterAuth(fetch);
+    state.organizations = [
+      { id: "org_1", name: "Analytical Engines", role: "admin" },
+      { id: "org_2", name: "Difference Co", role: "admin" },
+      { id: "org_3", name: "Jacquard", role: "member" },
+    ];
+    const admins: Record<string, number> = { org_1: 1, org_2: 2, org_3: 1 };
+    fetch.on("GET", "/api/auth/organization/list-members", (request) =>
+      json({ members: [], total: admins[request.query.get("organizationId")!] }),
+    );
+    const session = (await loadedStore()).getSnapshot();
+
+    expect(session.organizations).toEqual([
+      { id: "org_1", name: "Analytical Engines", role: "org:admin", onlyAdmin: true },
+      { id: "org_2", name: "Difference Co", role: "org:admin" },
+      { id: "org_3", name: "Jacquard", role: "org:member" },
+    ]);
+    // Counted, not listed: one filtered request per organisation the user administers.
+    const asked = fetch.to("GET", "/api/auth/organization/list-members").map((request) => Object.fromEntries(request.query));
+    expect(asked).toEqual([
+      { organizationId: "org_1", filterField: "role", filterOperator: "eq", filterValue: "admin", limit: "1" },
+      { organizationId: "org_2", filterField: "role", filterOperator: "eq", filterValue: "admin", limit: "1" },
+    ]);
+  });
+
   it("is signed out when better-auth has no session", async () => {
     betterAuth(installFetchFake(), { token: null });
     expect((await loadedStore()).getSnapshot()).toMatchObject({ status: "signedOut", user: null, organizations: [] });

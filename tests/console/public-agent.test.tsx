@@ -341,12 +341,48 @@ describe("/public/agent/:agentID: the 'Confirm Call Details' modal", () => {
 });
 
 describe("the phone number field", () => {
-  it("keeps the '+' prefix: digits typed after clearing become +digits, and the country follows the dial code", async () => {
+  it("after clearing it, the default country's dial code comes back: 4155550100 is +1 415 555 0100, sent as +14155550100", async () => {
+    const fetch = installFetchFake()
+      .on("GET", PROFILE_PATH, () => json({ data: PROFILE }))
+      .on("POST", "/api/call/public", () => json({ data: { id: "call_1", status: "queued" } }, 201));
+    const { user } = renderPage(undefined, fetch);
+    const modal = await openModal(user);
+    await user.type(modal.name, "Ada");
+
+    await user.type(modal.phone, "2125550199");
+    await user.clear(modal.phone);
+    expect(modal.phone.value).toBe("+1 ");
+    expect(modal.form.getByRole("button", { name: "Country: United States (+1)" })).toBeInTheDocument();
+    expect(modal.submit).toBeDisabled(); // the dial code alone is empty
+    await user.type(modal.phone, "4155550100");
+    expect(modal.phone.value).toBe("+1 (415) 555-0100");
+    expect(modal.form.getByRole("button", { name: "Country: United States (+1)" })).toBeInTheDocument();
+
+    await user.click(modal.submit);
+    await waitFor(() => expect(fetch.to("POST", "/api/call/public")).toHaveLength(1));
+    expect(fetch.to("POST", "/api/call/public")[0]!.body).toMatchObject({ customer: { number: "+14155550100" } });
+  });
+
+  it("after clearing it, the country picked from the list comes back, not the default", async () => {
+    const { user } = renderPage();
+    const modal = await openModal(user);
+    await user.click(modal.form.getByRole("button", { name: "Country: United States (+1)" }));
+    await user.type(modal.form.getByRole("combobox", { name: "Search countries" }), "united kingdom");
+    await user.click(await modal.form.findByRole("option", { name: /United Kingdom/ }));
+
+    await user.type(modal.phone, "2071234567");
+    await user.clear(modal.phone);
+    expect(modal.phone.value).toBe("+44 ");
+    await user.type(modal.phone, "2071234567");
+    expect(modal.phone.value).toBe("+44 2071 234567");
+  });
+
+  it("a whole international number typed over the selection sets the country from its dial code", async () => {
     const { user } = renderPage();
     const modal = await openModal(user);
 
-    await user.clear(modal.phone);
-    await user.type(modal.phone, "442071234567");
+    await user.tripleClick(modal.phone);
+    await user.keyboard("+442071234567");
     expect(modal.phone.value).toBe("+44 2071 234567");
     expect(modal.form.getByRole("button", { name: "Country: United Kingdom (+44)" })).toBeInTheDocument();
   });
@@ -356,8 +392,8 @@ describe("the phone number field", () => {
     const modal = await openModal(user);
 
     // Albania (+355) has no mask in the library: at most 12 more digits.
-    await user.clear(modal.phone);
-    await user.type(modal.phone, "35512345678901234567");
+    await user.tripleClick(modal.phone);
+    await user.keyboard("+35512345678901234567");
     expect(modal.phone.value.replace(/\D/g, "")).toBe("355123456789012");
     expect(modal.phone.value.startsWith("+")).toBe(true);
   });
@@ -367,8 +403,8 @@ describe("the phone number field", () => {
     const values: PhoneValue[] = [];
     const { unmount } = render(<PhoneField id="phone" onChange={(value) => values.push(value)} allowLongNumbers />);
     const input = screen.getByRole("textbox") as HTMLInputElement;
-    await user.clear(input);
-    await user.type(input, "35512345678901234567");
+    await user.tripleClick(input);
+    await user.keyboard("+35512345678901234567");
     expect(values.at(-1)!.phone).toBe("+35512345678901234567");
     unmount();
 

@@ -153,6 +153,34 @@ describe("organisations", () => {
   });
 });
 
+describe("leaving as the only admin", () => {
+  it("is not offered: 'Leave organization' is disabled and says why on hover; clicking it does nothing", async () => {
+    const session = new FakeSession({ organizations: [{ ...ACME, onlyAdmin: true }, GLOBEX] });
+    const { user } = renderConsole({ session });
+    await findScreen("Dashboard");
+
+    await user.click(screen.getByRole("button", { name: "Switch organization" }));
+    const item = await screen.findByRole("menuitem", { name: "Leave organization" });
+    expect(item).toHaveAttribute("aria-disabled", "true");
+    await user.hover(within(item).getByText("Leave organization"));
+    expect(await screen.findByRole("tooltip")).toHaveTextContent(
+      "You are the only admin of Acme Calls. Invite another admin before you leave it.",
+    );
+    await user.click(item);
+    expect(screen.queryByText("Leave this organization?")).toBeNull();
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(session.getSnapshot().organizations.map((org) => org.id)).toEqual([ACME.id, GLOBEX.id]);
+  });
+
+  it("is offered in an organisation where the user is not the only admin", async () => {
+    const session = new FakeSession({ organizations: [{ ...ACME, onlyAdmin: true }, GLOBEX], activeOrganizationId: GLOBEX.id });
+    const { user } = renderConsole({ session });
+    await findScreen("Dashboard");
+    await user.click(screen.getByRole("button", { name: "Switch organization" }));
+    expect(await screen.findByRole("menuitem", { name: "Leave organization" })).not.toHaveAttribute("aria-disabled", "true");
+  });
+});
+
 describe("signing out", () => {
   it("returns to / and shows the sign-in screen", async () => {
     const { user, pathname, session } = renderConsole({ path: "/campaigns" });

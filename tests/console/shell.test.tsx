@@ -84,6 +84,27 @@ describe("the shell's sidebar", () => {
     expect(screen.getByText("VIEW PLANS")).toBeVisible();
   });
 
+  it("on a phone (below antd's md breakpoint) starts collapsed; expanded, choosing an item folds it away", async () => {
+    const original = window.matchMedia;
+    // jsdom matches no media query: answer the shell's max-width query as a 390 px window would.
+    window.matchMedia = ((query: string) => ({ ...original(query), matches: /max-width: 767/.test(query) })) as typeof window.matchMedia;
+    try {
+      const { user, pathname } = renderConsole();
+      await findScreen("Dashboard");
+      expect(screen.getByRole("button", { name: "Expand sidebar" })).toHaveAttribute("aria-expanded", "false");
+      expect(screen.getByRole("img", { name: "Voice Agents" })).toHaveAttribute("width", "28");
+
+      await user.click(screen.getByRole("button", { name: "Expand sidebar" }));
+      expect(screen.getByText("Calendar")).toBeVisible();
+      await user.click(screen.getByRole("link", { name: "Calendar" }));
+      await waitForPath(pathname, "/calendar");
+      await findScreen("Calendar");
+      await waitFor(() => expect(screen.getByRole("button", { name: "Expand sidebar" })).toHaveAttribute("aria-expanded", "false"));
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+
   it("still shows the tooltip when collapsed", async () => {
     const { user } = renderConsole();
     await findScreen("Dashboard");

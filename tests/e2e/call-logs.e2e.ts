@@ -43,6 +43,7 @@ test("Call Logs: a date range and a search narrow the list, and a call opens wit
 
     // Answered calls only (they have a transcript).
     const answered = listAnswer(page, { startDate: from, durationMin: "20" });
+    await page.getByRole("button", { name: "More filters" }).click();
     await page.getByRole("spinbutton", { name: "Min duration (s)" }).fill("20");
     assert.equal((await answered).status(), 200);
     await page.waitForURL(/durationMin/);

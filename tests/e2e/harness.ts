@@ -110,9 +110,17 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
-/** Runs one flow in a fresh browser context; on failure saves a screenshot and the console log. */
-export async function inPage(browser: Browser, name: string, flow: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+/**
+ * Runs one flow in a fresh browser context (1366×860 unless `viewport` says otherwise); on failure
+ * saves a screenshot and the console log.
+ */
+export async function inPage(
+  browser: Browser,
+  name: string,
+  flow: (page: Page) => Promise<void>,
+  { viewport = { width: 1366, height: 860 } }: { viewport?: { width: number; height: number } } = {},
+): Promise<void> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const consoleLines: string[] = [];
   page.on("console", (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));

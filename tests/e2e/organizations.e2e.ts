@@ -67,6 +67,11 @@ test("create an organisation from the switcher, switch back, invite a member; th
     const newItem = menu.getByRole("menuitem", { name: NEW_ORG });
     assert.equal(await newItem.getByRole("img", { name: "Active organization" }).count(), 1);
     assert.equal(await menu.getByRole("menuitem", { name: DEMO_ORG }).getByRole("img", { name: "Active organization" }).count(), 0);
+    // Its only admin may not leave it (better-auth would refuse): not offered, and the hover says why.
+    const leave = menu.getByRole("menuitem", { name: "Leave organization" });
+    assert.equal(await leave.getAttribute("aria-disabled"), "true");
+    await leave.getByText("Leave organization").hover();
+    await page.getByRole("tooltip").filter({ hasText: `You are the only admin of ${NEW_ORG}.` }).waitFor({ timeout: 5_000 });
     await page.keyboard.press("Escape");
     await menu.waitFor({ state: "hidden" });
 

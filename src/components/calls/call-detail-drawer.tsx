@@ -6,6 +6,7 @@ import { strings } from "../../config/strings";
 import { formatCost, formatDateTime, formatDuration } from "./call-format";
 import { CallTranscript } from "./call-transcript";
 import { KeyValueList } from "./structured-data";
+import { SuccessEvaluation, useAgentRubrics } from "./success-evaluation-tag";
 
 const text = strings.callLogs.detail;
 const columns = strings.callLogs.columns;
@@ -43,6 +44,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 function CallDetail({ call }: { call: Call }) {
+  const rubricOf = useAgentRubrics();
   return (
     <>
       <Section title={text.recording}>
@@ -53,7 +55,7 @@ function CallDetail({ call }: { call: Call }) {
         <Typography.Paragraph className="call-detail__summary">{call.summary || text.noSummary}</Typography.Paragraph>
       </Section>
       <Section title={text.successEvaluation}>
-        <Typography.Text>{call.success_evaluation ?? "—"}</Typography.Text>
+        <SuccessEvaluation value={call.success_evaluation} rubric={rubricOf(call.agent_id)} full />
       </Section>
       <Section title={text.transcript}>
         <CallTranscript messages={call.messages ?? []} transcript={call.transcript} />

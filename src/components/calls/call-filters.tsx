@@ -1,4 +1,6 @@
-import { AutoComplete, Button, DatePicker, Flex, Input, InputNumber, Select } from "antd";
+import { FilterOutlined } from "@ant-design/icons";
+import { AutoComplete, Badge, Button, DatePicker, Flex, Input, InputNumber, Select } from "antd";
+import { useId, useState } from "react";
 import type { CrudFilter } from "@refinedev/core";
 import dayjs from "dayjs";
 import { CALL_STATUSES, CALL_TYPES } from "../../../contract/call";
@@ -35,7 +37,7 @@ function DraftText({ label, committed, onCommit, suggestions }: { label: string;
         onChange={(value: string) => setDraft(value ?? "")}
         options={options(suggestions)}
         allowClear
-        style={{ width: 190 }}
+        className="call-logs__filter call-logs__filter--suggest"
       />
     );
   return (
@@ -46,7 +48,7 @@ function DraftText({ label, committed, onCommit, suggestions }: { label: string;
       onChange={(event) => setDraft(event.target.value)}
       onSearch={(value) => onCommit(value)}
       allowClear
-      style={{ width: 280 }}
+      className="call-logs__filter call-logs__filter--search"
     />
   );
 }
@@ -61,12 +63,19 @@ function DraftNumber({ label, committed, onCommit, step }: { label: string; comm
       step={step}
       value={draft ?? null}
       onChange={(value) => setDraft(value ?? undefined)}
-      style={{ width: 150 }}
+      className="call-logs__filter call-logs__filter--number"
     />
   );
 }
 
-/** The Call Logs filters. Text and numbers are committed after a pause; pickers at once. */
+/** Filters most reviews do without: behind "More filters", which opens by itself when one of them is set (e.g. from a link). */
+const MORE_FIELDS: readonly CallFilterField[] = ["type", "endedReason", "successEvaluation", "durationMin", "durationMax", "costMin", "costMax"];
+
+/**
+ * The Call Logs filters: search, dates, agent and status on one row (it fits 1440 px beside the
+ * expanded sidebar), the rest behind "More filters". Text and numbers are committed after a pause;
+ * pickers at once. On a phone each control takes a share of the row (call-logs.css) and they wrap.
+ */
 export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onChange: (patch: CallFilterPatch) => void }) {
   const { agents, isLoading: agentsLoading } = useAgentList();
   const value = (field: CallFilterField) => filterValue(filters, field);
@@ -74,47 +83,59 @@ export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onCh
   const start = value("startDate");
   const end = value("endDate");
   const hasFilters = filters.length > 0;
+  const moreSet = MORE_FIELDS.filter((field) => value(field) !== undefined).length;
+  const [moreOpen, setMoreOpen] = useState(moreSet > 0);
+  const moreId = useId();
 
   return (
-    <Flex wrap gap={8} role="search" aria-label={text.filters} className="call-logs__filters">
-      <DraftText label={text.search} committed={value("search")} onCommit={set("search")} />
-      <DatePicker.RangePicker
-        aria-label={text.dateRange}
-        placeholder={[text.startDate, text.endDate]}
-        allowEmpty={[true, true]}
-        value={[start ? dayjs(start) : null, end ? dayjs(end) : null]}
-        onChange={(range) =>
-          onChange({
-            startDate: range?.[0]?.format("YYYY-MM-DD"),
-            endDate: range?.[1]?.format("YYYY-MM-DD"),
-          })
-        }
-      />
-      <Select
-        aria-label={text.agent}
-        placeholder={text.agent}
-        allowClear
-        showSearch
-        optionFilterProp="label"
-        loading={agentsLoading}
-        value={value("agentId")}
-        onChange={set("agentId")}
-        options={agents.map((agent) => ({ value: agent.id, label: agent.agent_name }))}
-        style={{ width: 200 }}
-      />
-      <Select aria-label={text.status} placeholder={text.status} allowClear value={value("status")} onChange={set("status")} options={options(CALL_STATUSES)} style={{ width: 140 }} />
-      <Select aria-label={text.type} placeholder={text.type} allowClear value={value("type")} onChange={set("type")} options={options(CALL_TYPES)} style={{ width: 120 }} />
-      <DraftText label={text.endedReason} committed={value("endedReason")} onCommit={set("endedReason")} suggestions={ENDED_REASONS} />
-      <DraftText label={text.successEvaluation} committed={value("successEvaluation")} onCommit={set("successEvaluation")} suggestions={SUCCESS_VALUES} />
-      <DraftNumber label={text.durationMin} committed={filterNumber(filters, "durationMin")} onCommit={set("durationMin")} />
-      <DraftNumber label={text.durationMax} committed={filterNumber(filters, "durationMax")} onCommit={set("durationMax")} />
-      <DraftNumber label={text.costMin} committed={filterNumber(filters, "costMin")} onCommit={set("costMin")} step={0.01} />
-      <DraftNumber label={text.costMax} committed={filterNumber(filters, "costMax")} onCommit={set("costMax")} step={0.01} />
-      {hasFilters && (
-        <Button onClick={() => onChange(Object.fromEntries(filters.flatMap((f) => ("field" in f ? [[f.field, undefined]] : []))))}>
-          {text.clearFilters}
+    <div role="search" aria-label={text.filters} className="call-logs__filters">
+      <Flex wrap gap={8} className="call-logs__filter-row">
+        <DraftText label={text.search} committed={value("search")} onCommit={set("search")} />
+        <DatePicker.RangePicker
+          aria-label={text.dateRange}
+          className="call-logs__filter call-logs__filter--dates"
+          placeholder={[text.startDate, text.endDate]}
+          allowEmpty={[true, true]}
+          value={[start ? dayjs(start) : null, end ? dayjs(end) : null]}
+          onChange={(range) =>
+            onChange({
+              startDate: range?.[0]?.format("YYYY-MM-DD"),
+              endDate: range?.[1]?.format("YYYY-MM-DD"),
+            })
+          }
+        />
+        <Select
+          aria-label={text.agent}
+          className="call-logs__filter call-logs__filter--agent"
+          placeholder={text.agent}
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          loading={agentsLoading}
+          value={value("agentId")}
+          onChange={set("agentId")}
+          options={agents.map((agent) => ({ value: agent.id, label: agent.agent_name }))}
+        />
+        <Select aria-label={text.status} className="call-logs__filter call-logs__filter--status" placeholder={text.status} allowClear value={value("status")} onChange={set("status")} options={options(CALL_STATUSES)} />
+        <Button icon={<FilterOutlined aria-hidden />} aria-expanded={moreOpen} aria-controls={moreId} onClick={() => setMoreOpen(!moreOpen)}>
+          {text.moreFilters}
+          {moreSet > 0 && <Badge count={moreSet} size="small" color="#1677ff" />}
         </Button>
-      )}
-    </Flex>
+        {hasFilters && (
+          <Button onClick={() => onChange(Object.fromEntries(filters.flatMap((f) => ("field" in f ? [[f.field, undefined]] : []))))}>
+            {text.clearFilters}
+          </Button>
+        )}
+      </Flex>
+      <Flex wrap gap={8} id={moreId} hidden={!moreOpen} className="call-logs__filter-row call-logs__filter-row--more">
+        <Select aria-label={text.type} className="call-logs__filter call-logs__filter--type" placeholder={text.type} allowClear value={value("type")} onChange={set("type")} options={options(CALL_TYPES)} />
+        <DraftText label={text.endedReason} committed={value("endedReason")} onCommit={set("endedReason")} suggestions={ENDED_REASONS} />
+        <DraftText label={text.successEvaluation} committed={value("successEvaluation")} onCommit={set("successEvaluation")} suggestions={SUCCESS_VALUES} />
+        <DraftNumber label={text.durationMin} committed={filterNumber(filters, "durationMin")} onCommit={set("durationMin")} />
+        <DraftNumber label={text.durationMax} committed={filterNumber(filters, "durationMax")} onCommit={set("durationMax")} />
+        <DraftNumber label={text.costMin} committed={filterNumber(filters, "costMin")} onCommit={set("costMin")} step={0.01} />
+        <DraftNumber label={text.costMax} committed={filterNumber(filters, "costMax")} onCommit={set("costMax")} step={0.01} />
+      </Flex>
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { Button, Empty, Flex, Table, Tag, Typography, type TableProps } from "an
 import { SANDBOX_CALL_LABEL, type CallStatus } from "../../../contract/call";
 import { strings } from "../../config/strings";
 import { formatCost, formatDateTime, formatDuration, type CallListItem } from "./call-format";
+import { SuccessEvaluation, useAgentRubrics } from "./success-evaluation-tag";
 
 const text = strings.callLogs;
 const columns = text.columns;
@@ -15,13 +16,6 @@ const STATUS_COLOR: Record<CallStatus, string> = {
   forwarding: "cyan",
   ended: "green",
 };
-
-function successColor(value: string): string | undefined {
-  const lower = value.toLowerCase();
-  if (["true", "pass", "good", "agree"].includes(lower)) return "green";
-  if (["false", "fail", "poor", "disagree"].includes(lower)) return "red";
-  return undefined;
-}
 
 /** The calls of the current page; a row (or its start time, for the keyboard) opens the call. */
 export function CallTable({
@@ -35,6 +29,7 @@ export function CallTable({
   filtered: boolean;
   onOpen: (id: string) => void;
 }) {
+  const rubricOf = useAgentRubrics();
   return (
     <Table<CallListItem>
       {...tableProps}
@@ -97,7 +92,7 @@ export function CallTable({
       <Table.Column<CallListItem>
         dataIndex="success_evaluation"
         title={columns.success}
-        render={(value: string | null) => (value ? <Tag color={successColor(value)}>{value}</Tag> : "—")}
+        render={(value: string | null, call) => <SuccessEvaluation value={value} rubric={rubricOf(call.agent_id)} />}
       />
     </Table>
   );

@@ -1,13 +1,37 @@
-import { createContext, useCallback, useContext } from "react";
+import { createContext, useCallback, useContext, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
 
 export interface ShellState {
-  /** The sidebar starts expanded (spec §2/§4). */
+  /** The sidebar starts expanded (spec §2/§4), collapsed on a narrow screen. */
   expanded: boolean;
   setExpanded: (expanded: boolean) => void;
+  /** Below antd's `md` breakpoint (a phone): the expanded sidebar lies over the screen. */
+  narrow: boolean;
 }
 
-export const ShellContext = createContext<ShellState>({ expanded: true, setExpanded: () => undefined });
+export const ShellContext = createContext<ShellState>({ expanded: true, setExpanded: () => undefined, narrow: false });
+
+/** antd's `md` breakpoint (its screenMD token): narrower than this is a phone. */
+export const SCREEN_MD = 768;
+const NARROW_QUERY = `(max-width: ${SCREEN_MD - 0.02}px)`;
+
+function subscribeNarrow(onChange: () => void): () => void {
+  const query = window.matchMedia(NARROW_QUERY);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+/**
+ * Whether the window is below antd's `md` breakpoint, read at once (antd's Grid.useBreakpoint only
+ * knows after its first effect, which would draw the expanded sidebar first) and kept current.
+ */
+export function useNarrowScreen(): boolean {
+  return useSyncExternalStore(
+    subscribeNarrow,
+    () => window.matchMedia(NARROW_QUERY).matches,
+    () => false,
+  );
+}
 
 export function useShell(): ShellState {
   return useContext(ShellContext);

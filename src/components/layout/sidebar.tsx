@@ -8,10 +8,12 @@ import { SidebarNav } from "./sidebar-nav";
 
 export const SIDEBAR_WIDTH = 240;
 export const SIDEBAR_COLLAPSED_WIDTH = 80;
+/** On a phone the collapsed rail is narrower, to leave the screen its room. */
+export const SIDEBAR_NARROW_COLLAPSED_WIDTH = 56;
 
 /** Logo, the menu, VIEW PLANS, and the organisation switcher and user button at the foot. */
 export function Sidebar() {
-  const { expanded } = useShell();
+  const { expanded, narrow } = useShell();
   const navigate = useNavigate();
   const { OrganizationSwitcher, UserButton } = useAuthUi();
 
@@ -23,7 +25,7 @@ export function Sidebar() {
       collapsed={!expanded}
       trigger={null}
       width={SIDEBAR_WIDTH}
-      collapsedWidth={SIDEBAR_COLLAPSED_WIDTH}
+      collapsedWidth={narrow ? SIDEBAR_NARROW_COLLAPSED_WIDTH : SIDEBAR_COLLAPSED_WIDTH}
     >
       <div className="shell-sider__inner">
         <Link to="/dashboard" className="shell-sider__logo">

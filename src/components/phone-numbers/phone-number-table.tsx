@@ -30,6 +30,8 @@ export function PhoneNumberTable({
     <Table<PhoneNumber>
       {...tableProps}
       rowKey="id"
+      // Columns keep their content's width (a number on one line); on a phone the table scrolls inside itself.
+      scroll={{ x: "max-content" }}
       locale={{
         emptyText: (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<><strong>{text.emptyTitle}</strong><br />{text.emptyBody}</>}>

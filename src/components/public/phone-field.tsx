@@ -4,7 +4,7 @@
  * (E.164) unless `allowLongNumbers` is set. Countries the library has no mask for get a mask of
  * 15 − dial-code digits; every mask the library has already fits in 15.
  */
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import {
   buildCountryData,
   defaultCountries,
@@ -73,6 +73,8 @@ export function PhoneField({
 }) {
   const countryData = allowLongNumbers ? defaultCountries : CAPPED;
   const countries = useMemo(() => countryData.map(parseCountry), [countryData]);
+  // The country a cleared field goes back to: the one last picked from the list, else the default.
+  const homeCountry = useRef<CountryIso2>(defaultCountry);
   const { inputValue, country, setCountry, handlePhoneValueChange, inputRef } = usePhoneInput({
     defaultCountry,
     countries: countryData,
@@ -90,7 +92,10 @@ export function PhoneField({
         countries={countries}
         selected={country}
         disabled={disabled}
-        onSelect={(picked) => setCountry(picked.iso2, { focusOnInput: true })}
+        onSelect={(picked) => {
+          homeCountry.current = picked.iso2;
+          setCountry(picked.iso2, { focusOnInput: true });
+        }}
       />
       <input
         ref={inputRef}
@@ -100,7 +105,14 @@ export function PhoneField({
         inputMode="tel"
         autoComplete="tel"
         value={inputValue}
-        onChange={handlePhoneValueChange}
+        onChange={(event) => {
+          // Cleared (select all + delete, or backspace past the '+'): the home country's dial code comes
+          // back, so "4155550100" typed next is +1 (415)… and not +41 55…. A '+' typed on purpose stays,
+          // so a whole international number can still be typed over the field.
+          const cleared = event.currentTarget.value.trim() === "";
+          handlePhoneValueChange(event);
+          if (cleared) setCountry(homeCountry.current);
+        }}
         onFocus={(event) => {
           // Only the prefilled dial code: type after it, wherever focus put the caret (Tab selects all,
           // focus() puts it first), or "4155550123" would become +41 55… instead of +1 (415)….

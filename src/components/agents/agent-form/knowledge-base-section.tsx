@@ -38,6 +38,8 @@ export function KnowledgeBaseSection({ canDeleteFiles, disabled }: { canDeleteFi
         type="file"
         accept={FILE_ACCEPT}
         hidden
+        // The card header's styles would otherwise override `hidden` and show the browser's own file control.
+        style={{ display: "none" }}
         aria-label={kb.upload}
         onChange={(event) => {
           void pickFile(event.target.files?.[0]);

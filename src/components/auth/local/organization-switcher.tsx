@@ -1,11 +1,31 @@
 import { CheckOutlined, DownOutlined, LogoutOutlined, PlusOutlined, UserAddOutlined } from "@ant-design/icons";
 import { useCan } from "@refinedev/core";
-import { App, Avatar, Button, Dropdown, type MenuProps } from "antd";
+import { App, Avatar, Button, Dropdown, Tooltip, type MenuProps } from "antd";
 import { useState } from "react";
-import { activeOrganization, useAuthSession } from "../../../auth/session";
+import { activeOrganization, useAuthSession, type SessionOrganization } from "../../../auth/session";
 import { strings } from "../../../config/strings";
 import { useAfterOrganizationChange } from "../../layout/shell-context";
 import { OrganizationDialogs, type OrganizationDialog } from "../../organization/lazy-dialogs";
+
+/**
+ * 'Leave organization'; for the organisation's only admin (whom better-auth would refuse) it is
+ * disabled, and hovering it says why.
+ */
+function leaveItem(active: SessionOrganization) {
+  if (!active.onlyAdmin) return { key: "leave", icon: <LogoutOutlined aria-hidden />, danger: true, label: strings.organization.leave };
+  const reason = strings.organization.leaveOnlyAdmin(active.name);
+  return {
+    key: "leave",
+    icon: <LogoutOutlined aria-hidden />,
+    disabled: true,
+    title: reason,
+    label: (
+      <Tooltip title={reason} placement="right">
+        <span aria-description={reason}>{strings.organization.leave}</span>
+      </Tooltip>
+    ),
+  };
+}
 
 /** Local mode's organisation switcher: organisations (no personal account), create, invite, leave. */
 export function LocalOrganizationSwitcher({ expanded }: { expanded: boolean }) {
@@ -57,10 +77,11 @@ export function LocalOrganizationSwitcher({ expanded }: { expanded: boolean }) {
     { type: "divider" as const },
     { key: "create", icon: <PlusOutlined aria-hidden />, label: strings.organization.create },
     ...(invitePermission?.can ? [{ key: "invite", icon: <UserAddOutlined aria-hidden />, label: strings.organization.invite }] : []),
-    ...(active ? [{ key: "leave", icon: <LogoutOutlined aria-hidden />, danger: true, label: strings.organization.leave }] : []),
+    ...(active ? [leaveItem(active)] : []),
   ];
 
   const onClick: MenuProps["onClick"] = ({ key }) => {
+    if (key === "leave" && active?.onlyAdmin) return;
     if (key.startsWith("org:")) void select(key.slice(4));
     else if (key === "create") setDialog("create");
     else if (key === "invite") setDialog("invite");
