@@ -3,6 +3,7 @@ import { Form } from "antd";
 import { useCallback, useMemo, useState } from "react";
 import { agentUpdateSchema, type Agent } from "../../../contract/agent";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 import { changedSettings, issuesAsFieldErrors, toFormValues, type AgentFormValues } from "./agent-form/form-values";
 
 /**
@@ -16,6 +17,7 @@ export function useAgentEditor(agent: Agent) {
   const changes = useMemo(() => (current ? changedSettings(saved, current) : {}), [saved, current]);
   const isDirty = Object.keys(changes).length > 0;
   const { open } = useNotification();
+  const toasts = useToasts();
   const { mutateAsync: update, mutation } = useUpdate<Agent>();
 
   const save = useCallback(async () => {
@@ -38,7 +40,8 @@ export function useAgentEditor(agent: Agent) {
         resource: "agent",
         id: agent.id,
         values: payload,
-        successNotification: () => ({ type: "success", message: strings.agents.saved }),
+        // Page-level (1 s, top-center), said below once the form holds the saved values.
+        successNotification: false,
         errorNotification: (error) => ({
           type: "error",
           message: strings.agents.saveFailed,
@@ -48,10 +51,11 @@ export function useAgentEditor(agent: Agent) {
       const next = toFormValues(data);
       setSaved(next);
       form.setFieldsValue(next);
+      toasts.notice(strings.agents.saved);
     } catch {
       // The toast carries the server's detail; the form keeps what the person typed.
     }
-  }, [agent.id, form, open, saved, update]);
+  }, [agent.id, form, open, saved, toasts, update]);
 
   return { form, initialValues: saved, isDirty, isSaving: mutation.isPending, save };
 }
