@@ -19,6 +19,24 @@ export default tseslint.config(
     },
   },
   {
+    // Spec §9's toasts (durations, places, at most 20) live in src/lib/toast.ts: console code toasts through it.
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/lib/toast.ts", "src/providers/notification.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "antd", importNames: ["message", "notification"], message: "Toast through useToasts() (src/lib/toast.ts)." }] },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "VariableDeclarator[init.callee.property.name='useApp'] > ObjectPattern > Property[key.name=/^(message|notification)$/]",
+          message: "Toast through useToasts() (src/lib/toast.ts): it carries the spec's durations and places.",
+        },
+      ],
+    },
+  },
+  {
     files: ["tests/**/*.{ts,tsx}"],
     rules: { "@typescript-eslint/no-non-null-assertion": "off", "@typescript-eslint/no-explicit-any": "off" },
   },

@@ -1,5 +1,5 @@
-// `npm start`: one process on PORT — builds the console when its build is missing or stale,
-// then starts the API server, which also serves the console.
+// `npm start`: one process on PORT — builds the console (production, whatever NODE_ENV the shell has) when
+// its build is missing, stale or not a production build, then starts the API server, which also serves it.
 import { ensureConsoleBuilt } from "./console-build";
 
 try {

@@ -24,6 +24,8 @@ export const consolePlugin = fp(async (app: FastifyInstance, opts: { consoleDir:
       cacheControl: false,
       // The build writes .br and .gz beside every text asset (vite.config.ts): sent by Accept-Encoding, no work per request.
       preCompressed: true,
+      // Never a dotfile, e.g. the build's stamp (.build-stamp.json, scripts/console-build.ts): a page route answers.
+      dotfiles: "ignore",
       // Vite's /assets/* names carry a content hash: cache them for good; anything else is revalidated.
       setHeaders: (res, path) => {
         res.setHeader("cache-control", path.startsWith(join(root, "assets") + sep) ? LONG_CACHE : "no-cache");

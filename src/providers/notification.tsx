@@ -1,18 +1,11 @@
 import type { NotificationProvider } from "@refinedev/core";
 import { App, Button } from "antd";
-import type { NotificationConfig } from "antd/es/notification/interface";
-
-/** Spec §4/§9: toasts top-right, success 3 s, error 4 s, others 5 s, at most 20 on screen. */
-export const TOAST_SECONDS = { success: 3, error: 4, default: 5 } as const;
-export const notificationConfig: NotificationConfig = {
-  placement: "topRight",
-  duration: TOAST_SECONDS.default,
-  maxCount: 20,
-};
+import { showError, showSuccess, TOAST_SECONDS } from "../lib/toast";
 
 /**
  * Refine's notification provider over antd's notification API from `<App>` (so toasts follow the
- * theme and `notificationConfig`). Used as a hook: `<Refine notificationProvider={useNotificationProvider}>`.
+ * theme and `notificationConfig`), with the durations of src/lib/toast.ts (spec §9).
+ * Used as a hook: `<Refine notificationProvider={useNotificationProvider}>`.
  */
 export function useNotificationProvider(): NotificationProvider {
   const { notification } = App.useApp();
@@ -39,8 +32,7 @@ export function useNotificationProvider(): NotificationProvider {
         });
         return;
       }
-      const duration = type === "success" ? TOAST_SECONDS.success : TOAST_SECONDS.error;
-      notification[type]({ key, message, description, duration });
+      (type === "success" ? showSuccess : showError)(notification, { key, message, description });
     },
     close(key) {
       notification.destroy(key);

@@ -115,6 +115,8 @@ describe("the agent editor", () => {
     await user.click(save);
 
     expect(await screen.findByText("Agent saved")).toBeInTheDocument();
+    // A page-level notice (spec §9): the top-center container, not a top-right toast.
+    expect(screen.getByText("Agent saved").closest(".ant-message")).not.toBeNull();
     expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([
       {
         agent_name: "Checkout helper",
@@ -250,7 +252,7 @@ describe("the agent editor", () => {
     );
 
     await user.click(screen.getByRole("switch", { name: "Book appointments during calls" }));
-    expect(await screen.findByText("Appointments enabled")).toBeInTheDocument();
+    expect((await screen.findByText("Appointments enabled")).closest(".ant-message")).not.toBeNull(); // page-level notice
     expect(fetch.to("PUT", toggle).map((request) => request.body)).toEqual([{ appointment_enable: true }]);
     expect(fetch.to("PUT", PUT_PATH)).toEqual([]);
   });

@@ -108,7 +108,7 @@ describe("sharing an agent", () => {
     expect(screen.getByText("Turn on Public so that the public link works.")).toBeInTheDocument();
 
     await user.click(toggle);
-    expect(await screen.findByText("The agent is now public")).toBeInTheDocument();
+    expect((await screen.findByText("The agent is now public")).closest(".ant-message")).not.toBeNull(); // page-level notice
     await waitFor(() => expect(screen.getByRole("switch", { name: "Public" })).toBeChecked());
     expect(screen.getByText("Anyone with the public link can call this agent.")).toBeInTheDocument();
 

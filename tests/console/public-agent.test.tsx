@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { StrictMode } from "react";
 import { MemoryRouter } from "react-router";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
@@ -185,6 +186,29 @@ describe("/public/agent/:agentID: the 'Confirm Call Details' modal", () => {
 
     await user.click(modal.cancel);
     expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("says nothing about the fields before any input: not in StrictMode (effects run twice), not when focus leaves by itself", async () => {
+    const user = userEvent.setup();
+    installFetchFake().on("GET", PROFILE_PATH, () => json({ data: PROFILE }));
+    render(
+      <StrictMode>
+        <MemoryRouter initialEntries={[`/public/agent/${AGENT_ID}?pid=pn_123`]}>
+          <RootRoutes />
+        </MemoryRouter>
+      </StrictMode>,
+    );
+    const modal = await openModal(user);
+    expect(modal.name).toHaveFocus();
+    // The page moved focus into the name, not the visitor: losing it again (another window, another tab) is no input.
+    act(() => modal.name.blur());
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(modal.form.queryByText("Please enter Recipient Name")).toBeNull();
+    expect(modal.form.queryByText("Please enter Phone Number")).toBeNull();
+    expect(modal.name).not.toHaveAttribute("aria-invalid");
+    expect(modal.form.queryByRole("alert")).toBeNull();
   });
 
   it("disables Start Call while the name is blank or the phone is empty", async () => {

@@ -25,6 +25,8 @@ beforeAll(async () => {
   // The build writes a .gz beside large text assets (vite.config.ts precompress).
   writeFileSync(join(consoleDir, "assets", "x.js.gz"), gzipSync(SCRIPT));
   writeFileSync(join(consoleDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  // What npm start's build leaves beside it (scripts/console-build.ts): the build's own record, not for browsers.
+  writeFileSync(join(consoleDir, ".build-stamp.json"), '{"mode":"production","nodeEnv":"production","inputs":"abc"}');
   ({ app } = await buildTestApp(database, { CONSOLE_DIR: consoleDir }));
 });
 afterAll(async () => {
@@ -42,6 +44,12 @@ describe("serving the built console", () => {
       expect(response.body).toBe(INDEX);
       expect(response.headers["cache-control"]).toBe("no-cache");
     }
+  });
+
+  it("never serves a dotfile such as the build stamp: the path is a page route like any other", async () => {
+    const response = await app.inject({ method: "GET", url: "/.build-stamp.json" });
+    expect(response.body).not.toContain("nodeEnv");
+    expect(response.body).toBe(INDEX);
   });
 
   it("serves files as they are, with a long cache for hashed assets", async () => {

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { apiPaths } from "../../../contract/api";
 import type { Agent } from "../../../contract/agent";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 
 const text = strings.agents.appointments;
 
@@ -11,6 +12,7 @@ const text = strings.agents.appointments;
 export function AppointmentsCard({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
   const { mutate, mutation } = useCustomMutation();
   const invalidate = useInvalidate();
+  const toasts = useToasts();
   const [enabled, setEnabled] = useState(agent.appointment_enable);
 
   const toggle = (next: boolean) => {
@@ -20,11 +22,14 @@ export function AppointmentsCard({ agent, disabled }: { agent: Agent; disabled?:
         url: apiPaths.agentAppointmentToggle(agent.id),
         method: "put",
         values: { appointment_enable: next },
-        successNotification: () => ({ type: "success", message: next ? text.enabled : text.disabled }),
+        successNotification: false, // page-level, below
         errorNotification: (error) => ({ type: "error", message: text.failed, description: error?.message }),
       },
       {
-        onSuccess: () => void invalidate({ resource: "agent", id: agent.id, invalidates: ["detail"] }),
+        onSuccess: () => {
+          toasts.notice(next ? text.enabled : text.disabled);
+          void invalidate({ resource: "agent", id: agent.id, invalidates: ["detail"] });
+        },
         onError: () => setEnabled(!next),
       },
     );

@@ -1,24 +1,24 @@
 import { CopyOutlined } from "@ant-design/icons";
-import { useNotification } from "@refinedev/core";
 import { Button, Input, Space } from "antd";
 import { useCallback } from "react";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 
 const text = strings.agents.share;
 
-/** Copies a link to the clipboard and says so (or says that the browser refused). */
+/** Copies a link to the clipboard and says so, page-level (or says that the browser refused). */
 export function useCopyLink() {
-  const { open } = useNotification();
+  const toasts = useToasts();
   return useCallback(
     async (link: string) => {
       try {
         await navigator.clipboard.writeText(link);
-        open?.({ type: "success", message: text.copied, description: link });
+        toasts.notice(text.copied);
       } catch {
-        open?.({ type: "error", message: text.copyFailed });
+        toasts.error(text.copyFailed);
       }
     },
-    [open],
+    [toasts],
   );
 }
 

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { Agent } from "../../../contract/agent";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 import { LinkWithCopy } from "./copy-link";
 import { useDefaultPhoneNumber } from "./use-web-call-links";
 import { WebCallLinks } from "./web-call-links";
@@ -99,6 +100,7 @@ function CloneSharing({ agent, disabled }: { agent: Agent; disabled?: boolean })
  */
 export function SharePanel({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
   const { mutate, mutation } = useUpdate<Agent>();
+  const toasts = useToasts();
   // What the person chose; the server's answer confirms it, a failure puts the switch back.
   const [isPublic, setIsPublic] = useState(agent.is_public);
   const { pid, hint } = usePublicLinkHint();
@@ -111,10 +113,10 @@ export function SharePanel({ agent, disabled }: { agent: Agent; disabled?: boole
         resource: "agent",
         id: agent.id,
         values: { is_public: next },
-        successNotification: () => ({ type: "success", message: next ? text.madePublic : text.madePrivate }),
+        successNotification: false, // page-level, below
         errorNotification: (error) => ({ type: "error", message: text.publicFailed, description: error?.message }),
       },
-      { onError: () => setIsPublic(!next) },
+      { onSuccess: () => toasts.notice(next ? text.madePublic : text.madePrivate), onError: () => setIsPublic(!next) },
     );
   };
 

@@ -4,6 +4,7 @@ import { useCallback, useMemo, useState } from "react";
 import { DEFAULT_AGENT_CONFIG, agentUpdateSchema, type Agent } from "../../../contract/agent";
 import { isApiError } from "../../providers/data/fetch-wrapper";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 import { changedSettings, issuesAsFieldErrors, toFormValues, type AgentFormValues } from "./agent-form/form-values";
 
 /**
@@ -17,6 +18,7 @@ export function useAgentEditor(agent: Agent) {
   const changes = useMemo(() => (current ? changedSettings(saved, current) : {}), [saved, current]);
   const isDirty = Object.keys(changes).length > 0;
   const { open } = useNotification();
+  const toasts = useToasts();
   const { mutateAsync: update, mutation } = useUpdate<Agent>();
 
   const save = useCallback(async () => {
@@ -39,7 +41,8 @@ export function useAgentEditor(agent: Agent) {
         resource: "agent",
         id: agent.id,
         values: payload,
-        successNotification: () => ({ type: "success", message: strings.agents.saved }),
+        // Page-level (1 s, top-center), said below once the form holds the saved values.
+        successNotification: false,
         errorNotification: (error) => ({
           type: "error",
           message: strings.agents.saveFailed,
@@ -49,13 +52,14 @@ export function useAgentEditor(agent: Agent) {
       const next = toFormValues(data);
       setSaved(next);
       form.setFieldsValue(next);
+      toasts.notice(strings.agents.saved);
     } catch (error) {
       // The toast carries the server's detail; the form keeps what the person typed, and a 400 about
       // one setting ("model_tool_id: "x" is not a tool id…") is shown under that setting too.
       const field = isApiError(error) && error.statusCode === 400 ? settingNamedBy(error.message) : null;
       if (field) form.setFields([{ name: [field.name], errors: [field.message] }] as Parameters<typeof form.setFields>[0]);
     }
-  }, [agent.id, form, open, saved, update]);
+  }, [agent.id, form, open, saved, toasts, update]);
 
   return { form, initialValues: saved, isDirty, isSaving: mutation.isPending, save };
 }

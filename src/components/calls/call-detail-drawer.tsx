@@ -1,8 +1,9 @@
 import { CopyOutlined } from "@ant-design/icons";
-import { useNotification, useOne } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
 import { Alert, Button, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from "antd";
 import { SANDBOX_CALL_LABEL, type Call } from "../../../contract/call";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 import { formatCost, formatDateTime, formatDuration } from "./call-format";
 import { CallTranscript } from "./call-transcript";
 import { KeyValueList } from "./structured-data";
@@ -12,13 +13,13 @@ const text = strings.callLogs.detail;
 const columns = strings.callLogs.columns;
 
 function CopyCallId({ id }: { id: string }) {
-  const { open } = useNotification();
+  const toasts = useToasts();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(id);
-      open?.({ type: "success", message: text.copied, description: id });
+      toasts.notice(text.copied);
     } catch {
-      open?.({ type: "error", message: text.copyFailed });
+      toasts.error(text.copyFailed);
     }
   };
   return (

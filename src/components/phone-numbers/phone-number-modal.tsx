@@ -13,6 +13,7 @@ import {
   type PhoneNumberUpdate,
 } from "../../../contract/phone-number";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 import { PhoneField } from "../public/phone-field";
 import "../public/public.css";
@@ -58,6 +59,7 @@ export function PhoneNumberModal({
   const [error, setError] = useState<string | null>(null);
   const { mutateAsync: create, mutation: creating } = useCreate<PhoneNumber, ApiError>();
   const { mutateAsync: update, mutation: updating } = useUpdate<PhoneNumber, ApiError>();
+  const toasts = useToasts();
   const provider: PhoneNumberProvider = Form.useWatch("provider", form) ?? record?.provider ?? "vapi";
   const editing = record !== undefined;
   const areaCodeInstead = !editing && vapiMode && provider === "vapi";
@@ -85,9 +87,10 @@ export function PhoneNumberModal({
           resource: "phonenumber",
           id: record.id,
           values: body,
-          successNotification: () => ({ type: "success", message: text.saved }),
+          successNotification: false, // page-level, below
           errorNotification: false,
         });
+        toasts.notice(text.saved);
       } else {
         const body: PhoneNumberCreate = {
           name: values.name.trim(),

@@ -3,6 +3,7 @@ import { App } from "antd";
 import { useCallback } from "react";
 import type { PhoneNumber } from "../../../contract/phone-number";
 import { strings } from "../../config/strings";
+import { useToasts } from "../../lib/toast";
 import { formatPhoneNumber } from "./format-number";
 
 const text = strings.phoneNumbers;
@@ -11,18 +12,22 @@ const text = strings.phoneNumbers;
 export function usePhoneNumberActions() {
   const { modal } = App.useApp();
   const { mutate: update } = useUpdate<PhoneNumber>();
+  const toasts = useToasts();
   const { mutateAsync: remove } = useDelete<PhoneNumber>();
 
   const makeDefault = useCallback(
     (record: PhoneNumber) =>
-      update({
-        resource: "phonenumber",
-        id: record.id,
-        values: { isDefault: true },
-        successNotification: () => ({ type: "success", message: text.madeDefault }),
-        errorNotification: (error) => ({ type: "error", message: text.makeDefaultFailed, description: error?.message }),
-      }),
-    [update],
+      update(
+        {
+          resource: "phonenumber",
+          id: record.id,
+          values: { isDefault: true },
+          successNotification: false, // page-level, below
+          errorNotification: (error) => ({ type: "error", message: text.makeDefaultFailed, description: error?.message }),
+        },
+        { onSuccess: () => toasts.notice(text.madeDefault) },
+      ),
+    [toasts, update],
   );
 
   const confirmDelete = useCallback(

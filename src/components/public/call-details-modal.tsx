@@ -3,7 +3,7 @@
  * Start Call. Start Call is disabled while busy, while the name is blank and while the phone is empty;
  * it reads 'Calling...' while the call is placed. Success closes the modal with 'Agent is Calling'.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { strings } from "../../config/strings";
 import { Modal } from "./modal";
 import { PhoneField, type PhoneValue } from "./phone-field";
@@ -36,6 +36,13 @@ export function CallDetailsModal({
   const [name, setName] = useState("");
   const [phone, setPhone] = useState<PhoneValue | null>(null);
   const [touched, setTouched] = useState({ name: false, phone: false });
+  // The modal focuses the name itself, and focus can leave without the visitor (another window; React's
+  // StrictMode re-running the focus effect in development): leaving the name counts only once the visitor
+  // pressed, typed or tabbed in it. No message before any input.
+  const nameUsed = useRef(false);
+  const markNameUsed = () => {
+    nameUsed.current = true;
+  };
   const [busy, setBusy] = useState(false);
 
   const phoneEmpty = phone?.empty ?? true;
@@ -93,8 +100,16 @@ export function CallDetailsModal({
             aria-required="true"
             aria-invalid={nameError ? true : undefined}
             aria-describedby={nameError ? `${nameId}-error` : undefined}
-            onChange={(event) => setName(event.target.value)}
-            onBlur={() => setTouched((current) => ({ ...current, name: true }))}
+            onPointerDown={markNameUsed}
+            onKeyDown={markNameUsed}
+            onKeyUp={markNameUsed}
+            onChange={(event) => {
+              markNameUsed();
+              setName(event.target.value);
+            }}
+            onBlur={() => {
+              if (nameUsed.current) setTouched((current) => ({ ...current, name: true }));
+            }}
           />
           {nameError && (
             <p id={`${nameId}-error`} className="pub-field__error" role="alert">

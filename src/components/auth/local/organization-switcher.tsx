@@ -4,6 +4,7 @@ import { App, Avatar, Button, Dropdown, Tooltip, type MenuProps } from "antd";
 import { useState } from "react";
 import { activeOrganization, useAuthSession, type SessionOrganization } from "../../../auth/session";
 import { strings } from "../../../config/strings";
+import { useToasts } from "../../../lib/toast";
 import { useAfterOrganizationChange } from "../../layout/shell-context";
 import { OrganizationDialogs, type OrganizationDialog } from "../../organization/lazy-dialogs";
 
@@ -32,12 +33,13 @@ export function LocalOrganizationSwitcher({ expanded }: { expanded: boolean }) {
   const session = useAuthSession();
   const active = activeOrganization(session);
   const afterChange = useAfterOrganizationChange();
-  const { modal, notification } = App.useApp();
+  const { modal } = App.useApp();
+  const toasts = useToasts();
   const { data: invitePermission } = useCan({ resource: "organization", action: "invite" });
   const [dialog, setDialog] = useState<OrganizationDialog>(null);
 
   const fail = (error: unknown, fallback: string) =>
-    notification.error({ message: error instanceof Error && error.message ? error.message : fallback });
+    toasts.error(error instanceof Error && error.message ? error.message : fallback);
 
   const select = async (organizationId: string) => {
     if (organizationId === session.activeOrganizationId) return;
