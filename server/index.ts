@@ -11,6 +11,7 @@ import { ConfigError, describeRedisUrl, loadConfig, type AppConfig, type Env } f
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { seedDemo } from "./seed/demo";
+import { resumeSandboxCallsAtStartUp } from "./voice/sandbox-resume";
 
 export interface MainOptions {
   /** Environment to read (default process.env). */
@@ -48,6 +49,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const app = await buildApp({ config, database });
     const demoLines: string[] = [];
     const demo = await seedDemo(database.db, config, { print: (line) => demoLines.push(line) });
+    // Sandbox calls left running (by a previous process, or seeded as running) end like any sandbox call.
+    const resumed = await resumeSandboxCallsAtStartUp(app);
     await app.listen({ port: config.port, host: config.host });
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
@@ -67,6 +70,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
       database,
       config,
       stop: async () => {
+        await resumed.close();
         await app.close();
         await database?.close();
       },
