@@ -395,7 +395,7 @@ export function sandboxResumedEnd(call: SandboxRunningCall, status: ProviderCall
   }
   const wanted = now + Math.max(0, seconds) * 1000;
   const overLimit = wanted > limit;
-  const endedAt = overLimit ? Math.max(limit, Math.min(wanted, now)) : wanted;
+  const endedAt = overLimit ? limit : wanted;
   const values = { ...call.variableValues };
   const name = call.customerName?.trim().split(/\s+/)[0] || values.name || "there";
   values.name ??= name;
