@@ -42,7 +42,7 @@ export interface WebCallRoutesOptions {
   voice: VoiceProvider;
   /** Requests per minute per IP on the public lookup (default 120). */
   publicRateLimitPerMinute?: number;
-  /** Sandbox web calls a minute per IP (default 10). */
+  /** Sandbox web calls a minute per IP (default PUBLIC_CALL_PER_IP_PER_MINUTE, like public phone calls). */
   sandboxCallsPerMinute?: number;
 }
 
@@ -94,7 +94,7 @@ const PERMISSION: Record<"list" | "read" | "create" | "delete", Action> = { list
  */
 export const webCallRoutes: FastifyPluginAsyncZod<WebCallRoutesOptions> = async (
   app,
-  { db, voice, publicRateLimitPerMinute = 120, sandboxCallsPerMinute = 10 },
+  { db, voice, publicRateLimitPerMinute = 120, sandboxCallsPerMinute },
 ) => {
   const wallet = walletPolicy(app.config);
   function allowed(request: FastifyRequest, action: keyof typeof PERMISSION): { scope: OrgScope; userId: string } {
@@ -232,7 +232,7 @@ export const webCallRoutes: FastifyPluginAsyncZod<WebCallRoutesOptions> = async 
   app.post(
     "/webcall/public/:slug/call",
     {
-      config: { public: true, rateLimit: { max: sandboxCallsPerMinute, timeWindow: "1 minute" } },
+      config: { public: true, rateLimit: { max: sandboxCallsPerMinute ?? app.config.calls.publicPerIpPerMinute, timeWindow: "1 minute" } },
       schema: {
         tags,
         summary: "Start the page's sandbox web call (no sign-in, sandbox mode)",
