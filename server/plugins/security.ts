@@ -57,9 +57,6 @@ export function contentSecurityPolicy(config: AppConfig, provider: Pick<AuthProv
 export const CALL_PAGE_PREFIX = "/web-call/";
 export const isCallPage = (url: string): boolean => url.startsWith(CALL_PAGE_PREFIX);
 
-/** daily-js 0.87's error reports (its Sentry DSN, o77906.ingest.sentry.io), sent when joining fails. */
-export const DAILY_ERROR_REPORTS = "https://o77906.ingest.sentry.io";
-
 /**
  * What the call pages add to the CSP in Vapi mode, exactly what @vapi-ai/web 2.7 and the daily-js 0.87 it
  * runs on need (read in node_modules/@vapi-ai/web/dist/vapi.js and @daily-co/daily-js/dist/daily-esm.js,
@@ -68,7 +65,8 @@ export const DAILY_ERROR_REPORTS = "https://o77906.ingest.sentry.io";
  * - connect-src: Vapi's API (the origin of VAPI_API_URL; the SDK POSTs /call/web there); Daily's HTTPS and
  *   WebSocket hosts (https://*.daily.co, wss://*.daily.co: room info, signalling, the Krisp noise-cancellation
  *   files, the call bundle's own requests) and *.pluot.blue (Daily's media and signalling servers, listed in
- *   Daily's guide); Daily's error reports (DAILY_ERROR_REPORTS), which it sends when a join fails.
+ *   Daily's guide). Not daily-js's own error reports to Sentry (o77906.ingest.sentry.io): telemetry the
+ *   call does not need (should daily-js send one, the browser refuses it and the call is unaffected).
  * - script-src: https://c.daily.co, where daily-js loads its call machine
  *   (call-machine/versioned/0.87.0/static/call-machine-object-bundle.js). The Vapi client passes
  *   `avoidEval: true` (src/web-call/vapi-client.ts), so it is a <script> element, not Function() on a
@@ -82,7 +80,7 @@ export const DAILY_ERROR_REPORTS = "https://o77906.ingest.sentry.io";
 export function callPageSources(config: AppConfig): { connectSrc: string[]; scriptSrc: string[]; workerSrc: string[]; mediaSrc: string[] } | null {
   if (config.modes.voice !== "vapi") return null;
   return {
-    connectSrc: [new URL(config.vapi.apiUrl).origin, "https://*.daily.co", "wss://*.daily.co", "https://*.pluot.blue", "wss://*.pluot.blue", DAILY_ERROR_REPORTS],
+    connectSrc: [new URL(config.vapi.apiUrl).origin, "https://*.daily.co", "wss://*.daily.co", "https://*.pluot.blue", "wss://*.pluot.blue"],
     scriptSrc: ["https://c.daily.co", "blob:", "'wasm-unsafe-eval'"],
     workerSrc: ["blob:"],
     mediaSrc: ["'self'", "blob:"],
