@@ -42,10 +42,14 @@ export interface WebhookRouteOptions {
   tools?: ToolRegistry;
 }
 
-/** Where the sandbox posts its signed events: this app's own webhook route (through inject). */
-export function webhookDelivery(app: FastifyInstance, config: AppConfig): WebhookDelivery {
+/**
+ * Where the sandbox posts its signed events: this app's own webhook route (through inject), signed with
+ * the secret the route verifies with (in sandbox mode without VAPI_WEBHOOK_SECRET a random one per process:
+ * pass the route's own).
+ */
+export function webhookDelivery(app: FastifyInstance, secret: string): WebhookDelivery {
   return {
-    secret: resolveWebhookSecret(config).secret,
+    secret,
     post: async (body, headers) => {
       const response = await app.inject({ method: "POST", url: `${API_BASE}${VAPI_WEBHOOK_PATH}`, headers, payload: body });
       return { statusCode: response.statusCode, body: response.body };
@@ -66,7 +70,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
   app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   // The sandbox delivers its simulated events here, through the same verification.
-  voice.connectWebhooks?.(webhookDelivery(app, config));
+  voice.connectWebhooks?.(webhookDelivery(app, secret));
   app.addHook("onClose", async () => {
     await voice.close?.();
   });

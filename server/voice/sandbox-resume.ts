@@ -21,6 +21,7 @@ import { SANDBOX_WEB_CALL_MAX_SECONDS } from "../../contract/web-call-sandbox";
 import type { Db } from "../db/client";
 import { agents, calls } from "../db/schema";
 import { webhookDelivery } from "../routes/webhooks";
+import { resolveWebhookSecret } from "../webhooks/secret";
 import { createSandboxCalls, sandboxResumedEnd, sandboxWebCallEnd, type SandboxCalls, type SandboxRunningCall } from "./sandbox-calls";
 import type { ProviderCallStatus } from "./types";
 
@@ -71,7 +72,8 @@ export async function resumeSandboxCallsAtStartUp(app: FastifyInstance): Promise
   let sandbox = app.voice.sandboxCalls;
   if (!sandbox) {
     own = createSandboxCalls({ callSeconds: app.config.calls.sandboxCallSeconds });
-    own.connect(webhookDelivery(app, app.config));
+    // Vapi mode: the webhook secret is configured or derived from the private key, the same every time.
+    own.connect(webhookDelivery(app, resolveWebhookSecret(app.config).secret));
     sandbox = own;
   }
   const count = await resumeSandboxCalls(app.db, sandbox, { callSeconds: app.config.calls.sandboxCallSeconds });

@@ -137,6 +137,22 @@ describe("the public page's sandbox web call", () => {
     expect((await ledgerOf(database.db, org.orgId)).filter((entry) => entry.callId === id)).toHaveLength(1);
   });
 
+  it("is recorded with the webhook secret the route verifies with, also when none is configured (a random one per process)", async () => {
+    const { app: plain } = await buildTestApp(database, { SANDBOX_CALL_SECONDS: "0.3" });
+    try {
+      const owner = await newOrganisation(plain, "No Secret Web Calls");
+      const agent = await createAgent(plain, owner.token);
+      const created = await plain.inject({ method: "POST", url: "/api/webcall/", headers: bearer(owner.token), payload: { agent_id: agent.id, call_title: "x", recipient_name: "Lin" } });
+      const { slug } = created.json().data as WebCallLink;
+      const { id } = (await plain.inject({ method: "POST", url: `/api/webcall/public/${slug}/call`, payload: {} })).json().data as { id: string };
+      expect((await callRow(database.db, id))!.status).toBe("in-progress");
+      await plain.inject({ method: "POST", url: `/api/webcall/public/${slug}/call/${id}/end`, payload: {} });
+      expect(await callRow(database.db, id)).toMatchObject({ status: "ended", type: "web" });
+    } finally {
+      await plain.close();
+    }
+  });
+
   it("ends only the link's own sandbox calls: another link's call or a phone call is a 404", async () => {
     const agent = await createAgent(app, org.token, { agent_name: "Other Greeter" });
     const mine = await link(org.token, agent.id);
@@ -180,7 +196,7 @@ describe("the public page's sandbox web call", () => {
     const { slug } = await link(org.token, agent.id);
     const sent: unknown[] = [];
     const engine = createSandboxCalls();
-    const real = webhookDelivery(app, app.config);
+    const real = webhookDelivery(app, WEBHOOK_SECRET);
     engine.connect({ ...real, post: async (body, headers) => (sent.push(JSON.parse(body)), real.post(body, headers)) });
     const original = app.voice.sandboxCalls!;
     Object.assign(app.voice, { sandboxCalls: engine });
@@ -214,7 +230,7 @@ describe("sandbox calls left running (seeded as running, or a process that stopp
     const engines = [createSandboxCalls(), createSandboxCalls()];
     const played: SandboxEvent[][] = [];
     for (const engine of engines) {
-      engine.connect(webhookDelivery(app, app.config));
+      engine.connect(webhookDelivery(app, WEBHOOK_SECRET));
       const original = engine.play.bind(engine);
       engine.play = (key, events) => (played.push(events), original(key, events));
       // (Other tests' sandbox calls may still run in this database: they are ended too.)
@@ -262,7 +278,7 @@ describe("sandbox calls left running (seeded as running, or a process that stopp
     const startedAt = new Date(Date.now() - 10 * 60_000);
     await database.db.insert(calls).values({ id, orgId: org.orgId, type: "outbound", status: "in-progress", agentId: agent.id, customerNumber: "+14155550111", isSandbox: true, startedAt });
     const engine = createSandboxCalls();
-    engine.connect(webhookDelivery(app, app.config));
+    engine.connect(webhookDelivery(app, WEBHOOK_SECRET));
     try {
       await resumeSandboxCalls(database.db, engine, { callSeconds: 0.3 });
       const row = await waitFor(async () => {
