@@ -25,6 +25,8 @@ export const publicConfigSchema = z.object({
     voiceMode: z.enum(["sandbox", "vapi"]),
     clerkPublishableKey: z.string().nullable(),
     vapiPublicKey: z.string().nullable(),
+    /** VAPI_API_URL in Vapi mode (where @vapi-ai/web creates web calls), null in the sandbox. */
+    vapiApiUrl: z.string().nullable(),
   }),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>["data"];

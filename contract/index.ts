@@ -15,4 +15,5 @@ export * from "./call";
 export * from "./wallet";
 export * from "./phone-number";
 export * from "./web-call";
+export * from "./web-call-sandbox";
 export * from "./list";

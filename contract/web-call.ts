@@ -4,8 +4,10 @@ import { deletedResponseSchema, listResponseSchema, pagingQuerySchema } from "./
 /**
  * Web-call links (spec §2 /web-call/:callSlug, §3 "Web call details"): a member makes a page where a
  * recipient talks to an agent in the browser. POST /webcall/ answers the link with its random slug;
- * GET /webcall/ lists the organisation's links; DELETE /webcall/{id} removes one; GET /webcall/{slug}
- * (public, no sign-in) answers what the page shows.
+ * GET /webcall/ lists the organisation's links; GET /webcall/{id} (spec §7) answers one and
+ * DELETE /webcall/{id} removes one. The page itself (no sign-in) reads GET /webcall/public/{slug}
+ * (spec §7 "call-details lookup by callSlug, path not shown"), and in sandbox mode starts and ends its
+ * simulated call with POST /webcall/public/{slug}/call and POST /webcall/public/{slug}/call/{callId}/end.
  *
  * Every text is plain text: the console renders it as text, never as HTML.
  */
@@ -88,8 +90,10 @@ export const webCallLinkSchema = z.object({
 export type WebCallLink = z.infer<typeof webCallLinkSchema>;
 
 /**
- * GET /webcall/{slug} (public): spec §3 "Web call details", field for field. `assistantId` is what the
- * browser starts the call with: the agent's Vapi assistant id in Vapi mode, our agent id in the sandbox.
+ * GET /webcall/public/{slug}: spec §3 "Web call details", field for field, and `firstMessage`. `assistantId`
+ * is what the browser starts the call with: the agent's Vapi assistant id in Vapi mode, our agent id in the
+ * sandbox. `firstMessage` is the agent's welcome message (agent_welcome_message) with `{{name}}` filled in
+ * with the link's recipient name, as the call will say it; the page's sandbox call speaks it.
  */
 export const webCallDetailsSchema = z.object({
   callTitle: z.string(),
@@ -97,6 +101,7 @@ export const webCallDetailsSchema = z.object({
   subTitle: z.string(),
   assistantId: z.string(),
   instructions: z.array(webCallInstructionSchema),
+  firstMessage: z.string(),
 });
 export type WebCallDetails = z.infer<typeof webCallDetailsSchema>;
 
@@ -113,10 +118,32 @@ export const webCallDeleteResponseSchema = deletedResponseSchema;
 
 export const WEB_CALL_NOT_FOUND = "Web call not found: the link may have been deleted.";
 
+/**
+ * POST /webcall/public/{slug}/call (sandbox mode, no sign-in): the page's simulated call, recorded like any
+ * call (a call record of type web, filled by the sandbox's signed webhook events). `id` is our call id, the
+ * capability that ends it.
+ */
+export const webCallSandboxStartSchema = z.object({
+  data: z.object({ id: z.uuid(), status: z.string(), maxDurationSeconds: z.number() }),
+});
+export const webCallSandboxEndSchema = z.object({ data: z.object({ id: z.uuid(), status: z.string() }) });
+export const webCallSandboxCallParamsSchema = webCallSlugParamsSchema.extend({
+  callId: z.uuid({ error: "the call id must be a UUID" }),
+});
+
+/** The 409 of the sandbox's web-call routes in Vapi mode: the browser talks to Vapi itself. */
+export const WEB_CALL_SANDBOX_ONLY = "This site runs calls through Vapi: the browser starts the web call with Vapi directly.";
+export const WEB_CALL_SANDBOX_CALL_NOT_FOUND = "No such call is running for this link.";
+
 export const webCallPaths = {
   list: "/webcall/",
-  /** DELETE by id; GET by slug (public). There is no GET by id, so the two never clash. */
-  one: (idOrSlug: string) => `/webcall/${encodeURIComponent(idOrSlug)}`,
+  /** GET and DELETE by id (signed in, own organisation). */
+  one: (id: string) => `/webcall/${encodeURIComponent(id)}`,
+  /** The public page's details by slug (no sign-in). */
+  details: (slug: string) => `/webcall/public/${encodeURIComponent(slug)}`,
+  /** The public page's sandbox call: start, then end by our call id. */
+  sandboxStart: (slug: string) => `/webcall/public/${encodeURIComponent(slug)}/call`,
+  sandboxEnd: (slug: string, callId: string) => `/webcall/public/${encodeURIComponent(slug)}/call/${encodeURIComponent(callId)}/end`,
 } as const;
 
 /** The console path of a link's public page. */

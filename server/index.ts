@@ -11,6 +11,7 @@ import { ConfigError, describeRedisUrl, isLoopbackHost, loadConfig, type AppConf
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { secureDemoAccount, seedDemo } from "./seed/demo";
+import { resumeSandboxCallsAtStartUp } from "./voice/sandbox-resume";
 
 export interface MainOptions {
   /** Environment to read (default process.env). */
@@ -49,6 +50,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const demoLines: string[] = [];
     // A new demo account, or else (bound beyond loopback) an old one whose published password is replaced.
     const demo = (await seedDemo(database.db, config, { print: (line) => demoLines.push(line) })) ?? (await secureDemoAccount(database.db, config));
+    // Sandbox calls left running (by a previous process, or seeded as running) end like any sandbox call.
+    const resumed = await resumeSandboxCallsAtStartUp(app);
     await app.listen({ port: config.port, host: config.host });
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
@@ -74,6 +77,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
       database,
       config,
       stop: async () => {
+        await resumed.close();
         await app.close();
         await database?.close();
       },

@@ -52,22 +52,80 @@ export function contentSecurityPolicy(config: AppConfig, provider: Pick<AuthProv
   };
 }
 
+/**
+ * The pages that start a browser call through Vapi: the public web-call page (/web-call/:callSlug). No
+ * other page of the console starts one (links to it are copied, not followed inside the app, so the page
+ * is always loaded with its own headers).
+ */
+export const CALL_PAGE_PREFIX = "/web-call/";
+export const isCallPage = (url: string): boolean => url.startsWith(CALL_PAGE_PREFIX);
+
+/**
+ * What the call pages add to the CSP in Vapi mode, exactly what @vapi-ai/web 2.7 and the daily-js 0.87 it
+ * runs on need (read in node_modules/@vapi-ai/web/dist/vapi.js and @daily-co/daily-js/dist/daily-esm.js,
+ * and Daily's CSP guide for call-object mode). In sandbox mode nothing is added: no call leaves the page.
+ *
+ * - connect-src: Vapi's API (the origin of VAPI_API_URL; the SDK POSTs /call/web there); Daily's HTTPS and
+ *   WebSocket hosts (https://*.daily.co, wss://*.daily.co: room info, signalling, the Krisp noise-cancellation
+ *   files, the call bundle's own requests) and *.pluot.blue (Daily's media and signalling servers, listed in
+ *   Daily's guide). Not daily-js's own error reports to Sentry (o77906.ingest.sentry.io): telemetry the
+ *   call does not need (should daily-js send one, the browser refuses it and the call is unaffected).
+ * - script-src: https://c.daily.co, where daily-js loads its call machine
+ *   (call-machine/versioned/0.87.0/static/call-machine-object-bundle.js). The Vapi client passes
+ *   `avoidEval: true` (src/web-call/vapi-client.ts), so it is a <script> element, not Function() on a
+ *   fetched text, and 'unsafe-eval' is not needed. blob: for the audio worklets the call machine builds in
+ *   memory (the audio-level observers, Krisp), and 'wasm-unsafe-eval' for Krisp's WebAssembly.
+ * - worker-src blob:: the call machine's workers are made from blobs.
+ * - media-src 'self' blob:: remote audio plays from MediaStreams (srcObject, which CSP does not govern) and,
+ *   in some browsers, blob: URLs.
+ * - No frame-src: call-object mode (what Vapi uses) has no iframe.
+ */
+export function callPageSources(config: AppConfig): { connectSrc: string[]; scriptSrc: string[]; workerSrc: string[]; mediaSrc: string[] } | null {
+  if (config.modes.voice !== "vapi") return null;
+  return {
+    connectSrc: [new URL(config.vapi.apiUrl).origin, "https://*.daily.co", "wss://*.daily.co", "https://*.pluot.blue", "wss://*.pluot.blue"],
+    scriptSrc: ["https://c.daily.co", "blob:", "'wasm-unsafe-eval'"],
+    workerSrc: ["blob:"],
+    mediaSrc: ["'self'", "blob:"],
+  };
+}
+
+/** The CSP of a page that starts calls: the console's, plus callPageSources. */
+export function callPageContentSecurityPolicy(config: AppConfig, provider: Pick<AuthProvider, "csp">) {
+  const base = contentSecurityPolicy(config, provider);
+  const extra = callPageSources(config);
+  if (!extra) return base;
+  return {
+    ...base,
+    connectSrc: [...base.connectSrc, ...extra.connectSrc],
+    scriptSrc: [...base.scriptSrc, ...extra.scriptSrc],
+    workerSrc: [...base.workerSrc, ...extra.workerSrc],
+    mediaSrc: extra.mediaSrc,
+  };
+}
+
 export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: AppConfig; provider: AuthProvider }) => {
   const { config, provider } = opts;
   const https = config.publicUrl.startsWith("https://");
 
+  // HSTS over plain http is ignored by browsers and would pin a future https host by surprise.
+  const strictTransportSecurity = https ? { maxAge: 15_552_000, includeSubDomains: true } : false;
   const securityHeaders = helmet({
     contentSecurityPolicy: { useDefaults: true, directives: contentSecurityPolicy(config, provider) },
-    // HSTS over plain http is ignored by browsers and would pin a future https host by surprise.
-    strictTransportSecurity: https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
+    strictTransportSecurity,
   });
+  // The pages that start calls (callPageSources): a second instance, also built once, chosen by path.
+  const callPageHeaders = callPageSources(config)
+    ? helmet({ contentSecurityPolicy: { useDefaults: true, directives: callPageContentSecurityPolicy(config, provider) }, strictTransportSecurity })
+    : securityHeaders;
+  const headersFor = (url: string | undefined) => (url && isCallPage(url) ? callPageHeaders : securityHeaders);
   // Helmet's middleware only sets headers, synchronously; its callback reports a configuration error.
   app.decorate("applySecurityHeaders", (request: IncomingMessage, response: ServerResponse) =>
-    securityHeaders(request, response, (error?: unknown) => {
+    headersFor(request.url)(request, response, (error?: unknown) => {
       if (error) throw error;
     }),
   );
-  app.addHook("onRequest", (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
+  app.addHook("onRequest", (request, reply, done) => headersFor(request.url)(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
 
   const allowed = new Set(config.corsOrigins);
   await app.register(cors, {

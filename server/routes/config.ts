@@ -10,6 +10,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: AppConfig }> = async 
       voiceMode: config.modes.voice,
       clerkPublishableKey: config.clerk?.publishableKey ?? null,
       vapiPublicKey: config.vapi.publicKey,
+      vapiApiUrl: config.modes.voice === "vapi" ? config.vapi.apiUrl : null,
     },
   };
   app.get(

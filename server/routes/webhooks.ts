@@ -16,7 +16,8 @@ import { findCallForEvent } from "../calls/repository";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { ApiError } from "../plugins/errors";
-import type { VoiceProvider } from "../voice/types";
+import type { FastifyInstance } from "fastify";
+import type { VoiceProvider, WebhookDelivery } from "../voice/types";
 import { walletPolicy } from "../wallet/wallet";
 import { ingestEndOfCallReport, ingestStatusUpdate, type IngestContext } from "../webhooks/ingest";
 import { VAPI_WEBHOOK_PATH } from "../webhooks/paths";
@@ -41,6 +42,22 @@ export interface WebhookRouteOptions {
   tools?: ToolRegistry;
 }
 
+/**
+ * Where the sandbox posts its signed events: this app's own webhook route (through inject), signed with
+ * the secret the route verifies with (in sandbox mode without VAPI_WEBHOOK_SECRET a random one per process:
+ * pass the route's own).
+ */
+export function webhookDelivery(app: FastifyInstance, secret: string): WebhookDelivery {
+  return {
+    secret,
+    post: async (body, headers) => {
+      const response = await app.inject({ method: "POST", url: `${API_BASE}${VAPI_WEBHOOK_PATH}`, headers, payload: body });
+      return { statusCode: response.statusCode, body: response.body };
+    },
+    log: app.log,
+  };
+}
+
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (app, { db, voice, config, tools = createToolRegistry() }) => {
   const { secret } = resolveWebhookSecret(config);
   const ingest: IngestContext = {
@@ -53,14 +70,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
   app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   // The sandbox delivers its simulated events here, through the same verification.
-  voice.connectWebhooks?.({
-    secret,
-    post: async (body, headers) => {
-      const response = await app.inject({ method: "POST", url: `${API_BASE}${VAPI_WEBHOOK_PATH}`, headers, payload: body });
-      return { statusCode: response.statusCode, body: response.body };
-    },
-    log: app.log,
-  });
+  voice.connectWebhooks?.(webhookDelivery(app, secret));
   app.addHook("onClose", async () => {
     await voice.close?.();
   });

@@ -13,7 +13,9 @@
  * - Unanswered calls (customer-did-not-answer, customer-busy) have no transcript and cost nothing; every
  *   other ended call is debited once in the ledger, and the wallet balance is the ledger's sum (starting
  *   credit, top-ups whenever the balance would run low, call debits), so it stays positive.
- * - A few calls placed today are still in progress (no end, no cost yet).
+ * - A few calls started in the last two minutes are still in progress (no end, no cost yet): they hold wallet
+ *   credit like any running call, and the sandbox ends them at start-up, through the webhook route, with a
+ *   transcript, a summary and a debit (server/voice/sandbox-resume.ts).
  */
 import type { AgentConfig, AgentTemplateKey } from "../../contract/agent";
 import { templateConfig } from "../agents/templates";
@@ -478,7 +480,9 @@ export function generateDemoData(input: { orgId: string; createdBy: string; now:
   topUp(start - 3 * DAY + 60_000);
 
   for (const startedAtMs of startTimes) callRows.push(endedCall(startedAtMs));
-  for (let i = 0; i < IN_PROGRESS_CALLS; i++) callRows.push(inProgressCall(now - (i + 1) * rng.int(40, 200) * 1000));
+  // Started within the last two minutes: at start-up the sandbox ends them like any of its calls
+  // (server/voice/sandbox-resume.ts), well inside the agents' max_duration_seconds.
+  for (let i = 0; i < IN_PROGRESS_CALLS; i++) callRows.push(inProgressCall(now - (i + 1) * rng.int(15, 40) * 1000));
 
   function person() {
     const first = rng.pick(FIRST_NAMES);

@@ -19,6 +19,8 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { AgentConfig } from "../../contract/agent";
+import type { CallType } from "../../contract/call";
+import { SANDBOX_WEB_CALL_END_MESSAGE, sandboxLineMs, sandboxWebCallOpening } from "../../contract/web-call-sandbox";
 import { signedHeaders } from "../webhooks/signature";
 import type { PhoneCallRequest, ProviderCallStatus, WebhookDelivery } from "./types";
 
@@ -226,9 +228,206 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   ];
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Ending a call that is already running: the browser's sandbox web calls, and the sandbox calls a
+// restart (or the demo seed) left unfinished.
+// ---------------------------------------------------------------------------------------------------
+
+/** A call record the sandbox ends: who, with which agent, since when. */
+export interface SandboxRunningCall {
+  callId: string;
+  orgId: string;
+  agentId: string | null;
+  config: AgentConfig;
+  type: CallType;
+  /** The provider call id the record already has (the sandbox's), or null (a seeded call). */
+  providerCallId: string | null;
+  phoneNumberId: string | null;
+  customerNumber: string | null;
+  customerName: string | null;
+  variableValues: Record<string, string>;
+  /** Epoch ms when the conversation started. */
+  startedAt: number;
+}
+
+const VAPI_CALL_TYPE: Readonly<Record<CallType, string>> = { web: "webCall", inbound: "inboundPhoneCall", outbound: "outboundPhoneCall" };
+
+/** The provider call id of a sandbox call: its own, or one derived from our id (the same on every restart). */
+export const sandboxProviderCallId = (call: Pick<SandboxRunningCall, "callId" | "providerCallId">) => call.providerCallId ?? `sandbox-${call.callId}`;
+
+/**
+ * The `status-update` (ended) and `end-of-call-report` of a running call that ends at `endedAt`, with these
+ * spoken lines (role and ms after the start). Cost: $0.10 a minute from the start to the end, per started
+ * second, like every sandbox call.
+ */
+export function sandboxEndEvents(
+  call: SandboxRunningCall,
+  end: { endedAt: number; endedReason: string; lines: { role: "bot" | "user"; text: string; atMs: number }[]; summary: string },
+): SandboxEvent[] {
+  const providerCallId = sandboxProviderCallId(call);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const endedAt = Math.max(end.endedAt, call.startedAt);
+  const customer = {
+    ...(call.customerNumber ? { number: call.customerNumber } : {}),
+    ...(call.customerName?.trim() ? { name: Array.from(call.customerName.trim()).slice(0, 40).join("") } : {}),
+  };
+  const baseCall = {
+    id: providerCallId,
+    orgId: "sandbox",
+    type: VAPI_CALL_TYPE[call.type],
+    createdAt: iso(call.startedAt),
+    ...(call.phoneNumberId ? { phoneNumberId: call.phoneNumberId } : {}),
+    customer,
+    assistantOverrides: { variableValues: call.variableValues, metadata: { callId: call.callId, orgId: call.orgId, agentId: call.agentId } },
+  };
+  const talkMs = endedAt - call.startedAt;
+  const spoken = end.lines.filter((line) => line.atMs <= talkMs);
+  const messages = spoken.map((line, index) => {
+    const next = spoken[index + 1]?.atMs ?? talkMs;
+    const duration = Math.max(0, Math.min(next, talkMs) - line.atMs) * 0.8;
+    return { role: line.role, message: line.text, time: call.startedAt + line.atMs, endTime: call.startedAt + line.atMs + duration, secondsFromStart: line.atMs / 1000, duration };
+  });
+  const transcript = spoken.map((line) => `${line.role === "bot" ? "AI" : "User"}: ${line.text}`).join("\n");
+  const billedSeconds = Math.max(1, Math.ceil(talkMs / 1000));
+  const { parts, totalMicros } = sandboxCost(billedSeconds);
+  const usd = (micros: number) => micros / 1_000_000;
+  const costBreakdown = { ...Object.fromEntries(Object.entries(parts).map(([part, micros]) => [part, usd(micros)])), total: usd(totalMicros) };
+  const analysis: Json = { summary: end.summary, successEvaluation: successEvaluation(call.config.analysis_plan.success_evaluation_rubric, true) };
+  return [
+    {
+      at: endedAt,
+      message: {
+        type: "status-update",
+        status: "ended",
+        timestamp: endedAt,
+        endedReason: end.endedReason,
+        customer,
+        call: { ...baseCall, status: "ended", updatedAt: iso(endedAt), endedReason: end.endedReason },
+      },
+    },
+    {
+      at: endedAt,
+      message: {
+        type: "end-of-call-report",
+        timestamp: endedAt,
+        endedReason: end.endedReason,
+        cost: usd(totalMicros),
+        startedAt: iso(call.startedAt),
+        endedAt: iso(endedAt),
+        artifact: { transcript, messages },
+        analysis,
+        customer,
+        call: {
+          ...baseCall,
+          status: "ended",
+          endedReason: end.endedReason,
+          updatedAt: iso(endedAt),
+          startedAt: iso(call.startedAt),
+          endedAt: iso(endedAt),
+          cost: usd(totalMicros),
+          costBreakdown,
+        },
+      },
+    },
+  ];
+}
+
+/** The `status-update` (in-progress) that creates a sandbox web call's life at the provider's side. */
+export function sandboxInProgressEvent(call: SandboxRunningCall): Json {
+  return {
+    type: "status-update",
+    status: "in-progress",
+    timestamp: call.startedAt,
+    call: {
+      id: sandboxProviderCallId(call),
+      orgId: "sandbox",
+      type: VAPI_CALL_TYPE[call.type],
+      status: "in-progress",
+      createdAt: new Date(call.startedAt).toISOString(),
+      updatedAt: new Date(call.startedAt).toISOString(),
+      assistantOverrides: { variableValues: call.variableValues, metadata: { callId: call.callId, orgId: call.orgId, agentId: call.agentId } },
+    },
+  };
+}
+
+/**
+ * How a browser sandbox web call ends: the agent's first message and the sandbox's lines, as far as the
+ * call got (contract/web-call-sandbox.ts, the script the page plays), and the closing line when the
+ * assistant ended it. `listeningAfterMs`: from the server's start to the page's 'listening' message.
+ */
+export function sandboxWebCallEnd(call: SandboxRunningCall, endedAt: number, endedReason: string, options: { title?: string; listeningAfterMs?: number } = {}) {
+  const listening = options.listeningAfterMs ?? 1000;
+  const welcome = renderVariables(call.config.agent_welcome_message, call.variableValues).trim();
+  const lines: { role: "bot" | "user"; text: string; atMs: number }[] = sandboxWebCallOpening(welcome).map((line) => ({ role: "bot", text: line.text, atMs: listening + line.startMs }));
+  if (endedReason !== "customer-ended-call") lines.push({ role: "bot", text: SANDBOX_WEB_CALL_END_MESSAGE, atMs: Math.max(0, endedAt - call.startedAt - sandboxLineMs(SANDBOX_WEB_CALL_END_MESSAGE)) });
+  const seconds = Math.max(1, Math.ceil((endedAt - call.startedAt) / 1000));
+  const who = call.customerName?.trim() || "a visitor";
+  const agentName = call.config.agent_name.trim() || "The assistant";
+  const summary =
+    `${agentName} held a web call with ${who}${options.title ? ` through the link "${options.title}"` : ""} for ${seconds} s; ` +
+    `${endedReason === "customer-ended-call" ? "the visitor ended the call" : "the assistant closed the call"}. ` +
+    "(Simulated by the sandbox in the browser: no audio was sent to a voice provider.)";
+  return sandboxEndEvents(call, { endedAt, endedReason, lines, summary });
+}
+
+/**
+ * How a sandbox call that was still running when the server (re)started ends, `seconds` from now: a
+ * conversation like any answered sandbox call's, or, past the agent's max_duration_seconds, ended at
+ * that limit ("exceeded-max-duration"). A call that was never answered (queued, ringing) ends unanswered.
+ */
+export function sandboxResumedEnd(call: SandboxRunningCall, status: ProviderCallStatus, now: number, seconds: number): SandboxEvent[] {
+  const limit = call.startedAt + call.config.max_duration_seconds * 1000;
+  if (status === "queued" || status === "ringing") {
+    const at = Math.max(now, call.startedAt);
+    const reason = SANDBOX_ENDED_REASON["no-answer"];
+    const customer = call.customerNumber ? { number: call.customerNumber } : {};
+    const baseCall = {
+      id: sandboxProviderCallId(call),
+      orgId: "sandbox",
+      type: VAPI_CALL_TYPE[call.type],
+      customer,
+      assistantOverrides: { variableValues: call.variableValues, metadata: { callId: call.callId, orgId: call.orgId, agentId: call.agentId } },
+    };
+    return [
+      { at, message: { type: "status-update", status: "ended", timestamp: at, endedReason: reason, customer, call: { ...baseCall, status: "ended", endedReason: reason } } },
+      { at, message: { type: "end-of-call-report", timestamp: at, endedReason: reason, cost: 0, analysis: {}, customer, call: { ...baseCall, status: "ended", endedReason: reason, cost: 0 } } },
+    ];
+  }
+  const wanted = now + Math.max(0, seconds) * 1000;
+  const overLimit = wanted > limit;
+  const endedAt = overLimit ? limit : wanted;
+  const values = { ...call.variableValues };
+  const name = call.customerName?.trim().split(/\s+/)[0] || values.name || "there";
+  values.name ??= name;
+  const texts: { role: "bot" | "user"; text: string }[] = [];
+  const welcome = renderVariables(call.config.agent_welcome_message, values).trim();
+  const endMessage = renderVariables(call.config.agent_end_call_message, values).trim();
+  if (welcome) texts.push({ role: "bot", text: welcome });
+  texts.push({ role: "user", text: renderVariables(pick(OPENERS, call.callId, "opener"), values) });
+  texts.push({ role: "bot", text: renderVariables(pick(FOLLOW_UPS, call.callId, "follow-up"), values) });
+  texts.push({ role: "user", text: pick(CLOSERS, call.callId, "closer") });
+  if (endMessage && !overLimit) texts.push({ role: "bot", text: endMessage });
+  const talkMs = endedAt - call.startedAt;
+  const slot = texts.length > 0 ? talkMs / texts.length : 0;
+  const lines = texts.map((line, index) => ({ ...line, atMs: index * slot }));
+  const agentName = call.config.agent_name.trim() || "The assistant";
+  const summary = overLimit
+    ? `${agentName} spoke with ${name}; the call reached the agent's maximum duration (${call.config.max_duration_seconds} s) and was ended. (Simulated by the sandbox.)`
+    : `${agentName} spoke with ${name}. ${name} had nothing further to discuss; the call ended politely with the closing message. (Simulated by the sandbox: no real call was placed.)`;
+  return sandboxEndEvents(call, { endedAt, endedReason: overLimit ? "exceeded-max-duration" : SANDBOX_ENDED_REASON.answered, lines, summary });
+}
+
 export interface SandboxCalls {
   connect(delivery: WebhookDelivery): void;
   start(request: PhoneCallRequest): { providerCallId: string; status: ProviderCallStatus };
+  /** Delivers one event now; resolves when our webhook route has answered it. */
+  send(message: Json): Promise<void>;
+  /**
+   * Delivers `events` in order, each at its time (`at`, epoch ms; at once when past). `key` names the
+   * series: a later `play` or `cancel` with the same key replaces it.
+   */
+  play(key: string, events: SandboxEvent[]): void;
+  cancel(key: string): void;
   /** Stops every simulated call (no more events) and waits for deliveries under way. */
   close(): Promise<void>;
 }
@@ -256,15 +455,21 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
     }
   }
 
-  function play(events: SandboxEvent[], placedAt: number): void {
+  /** Series started with a key (see `play` in SandboxCalls): the timer of its next event. */
+  const keyed = new Map<string, NodeJS.Timeout>();
+
+  function play(events: SandboxEvent[], placedAt: number, key?: string): void {
     const [event, ...rest] = events;
-    if (!event || closed) return;
+    if (!event || closed) {
+      if (key) keyed.delete(key);
+      return;
+    }
     const timer = setTimeout(
       () => {
         timers.delete(timer);
         const delivered = deliver(event.message).finally(() => {
           inFlight.delete(delivered);
-          play(rest, placedAt);
+          if (!key || keyed.get(key) === timer) play(rest, placedAt, key);
         });
         inFlight.add(delivered);
       },
@@ -272,6 +477,16 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
     );
     timer.unref();
     timers.add(timer);
+    if (key) keyed.set(key, timer);
+  }
+
+  function cancel(key: string): void {
+    const timer = keyed.get(key);
+    keyed.delete(key);
+    if (timer) {
+      clearTimeout(timer);
+      timers.delete(timer);
+    }
   }
 
   return {
@@ -284,6 +499,12 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
       play(sandboxCallScript(request, providerCallId, placedAt, callSeconds), placedAt);
       return { providerCallId, status: "queued" };
     },
+    send: (message) => deliver(message),
+    play(key, events) {
+      cancel(key);
+      play(events, 0, key);
+    },
+    cancel,
     async close() {
       closed = true;
       for (const timer of timers) clearTimeout(timer);

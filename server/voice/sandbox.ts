@@ -33,6 +33,7 @@ export function createSandboxVoiceProvider(options: SandboxProviderOptions = {})
     connectWebhooks(delivery) {
       calls.connect(delivery);
     },
+    sandboxCalls: calls,
     close: () => calls.close(),
   };
 }

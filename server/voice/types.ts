@@ -1,4 +1,5 @@
 import type { AgentConfig } from "../../contract/agent";
+import type { SandboxCalls } from "./sandbox-calls";
 
 /** What the provider needs to build an assistant for one of our agents. */
 export interface AgentForSync {
@@ -84,6 +85,8 @@ export interface VoiceProvider {
   deletePhoneNumber(providerNumberId: string): Promise<void>;
   /** The sandbox: where to deliver the webhook events of the calls it simulates (Vapi posts its own). */
   connectWebhooks?(delivery: WebhookDelivery): void;
+  /** The sandbox's simulated calls (sandbox mode only): the browser's sandbox web calls are played here too. */
+  readonly sandboxCalls?: SandboxCalls;
   /** Stops background work (the sandbox's simulated calls); the app calls it when it closes. */
   close?(): Promise<void>;
 }

@@ -9,10 +9,13 @@ import { webCallPagePath, type WebCallDetails, type WebCallIcon, type WebCallLin
 import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, webCallLinks } from "../db/schema";
+import { renderVariables } from "../voice/sandbox-calls";
 import type { VoiceProvider } from "../voice/types";
 
 export type WebCallLinkRow = typeof webCallLinks.$inferSelect;
 type AgentRow = typeof agents.$inferSelect;
+/** What the public page needs of the link's agent. */
+export type LinkAgent = Pick<AgentRow, "id" | "orgId" | "providerAssistantId" | "config">;
 
 /** 16 random bytes as base64url: 22 URL-safe characters, 128 bits nobody can guess. */
 export function newSlug(): string {
@@ -33,18 +36,25 @@ export function toApiLink(row: WebCallLinkRow): WebCallLink {
   };
 }
 
+/** The variables a link's call is started with (the page sends the same: assistantOverrides.variableValues). */
+export function linkVariables(row: Pick<WebCallLinkRow, "recipientName">): Record<string, string> {
+  return { name: row.recipientName };
+}
+
 /**
  * The public page's details (spec §3). `assistantId` is what the browser starts the call with: the
  * agent's Vapi assistant in Vapi mode (when it has one), otherwise our agent id (the sandbox web client
- * works with our ids).
+ * works with our ids). `firstMessage` is the agent's welcome message as the call says it (`{{name}}` is
+ * the link's recipient).
  */
-export function toWebCallDetails(row: WebCallLinkRow, agent: Pick<AgentRow, "id" | "providerAssistantId">, voice: Pick<VoiceProvider, "mode">): WebCallDetails {
+export function toWebCallDetails(row: WebCallLinkRow, agent: Pick<LinkAgent, "id" | "providerAssistantId" | "config">, voice: Pick<VoiceProvider, "mode">): WebCallDetails {
   return {
     callTitle: row.callTitle,
     name: row.recipientName,
     subTitle: row.subTitle,
     assistantId: voice.mode === "vapi" && agent.providerAssistantId ? agent.providerAssistantId : agent.id,
     instructions: toApiLink(row).instructions,
+    firstMessage: renderVariables(agent.config.agent_welcome_message, linkVariables(row)).trim(),
   };
 }
 
@@ -80,9 +90,9 @@ export async function listLinks(scope: OrgScope, page: number, limit: number): P
 }
 
 /** A link of any organisation by its slug, with its agent. Only for the public page. */
-export async function findLinkBySlug(db: Db, slug: string): Promise<{ link: WebCallLinkRow; agent: Pick<AgentRow, "id" | "providerAssistantId"> } | null> {
+export async function findLinkBySlug(db: Db, slug: string): Promise<{ link: WebCallLinkRow; agent: LinkAgent } | null> {
   const rows = await db
-    .select({ link: webCallLinks, agent: { id: agents.id, providerAssistantId: agents.providerAssistantId } })
+    .select({ link: webCallLinks, agent: { id: agents.id, orgId: agents.orgId, providerAssistantId: agents.providerAssistantId, config: agents.config } })
     .from(webCallLinks)
     .innerJoin(agents, eq(agents.id, webCallLinks.agentId))
     .where(eq(webCallLinks.slug, slug))

@@ -22,6 +22,7 @@ export async function fetchPublicConfig(): Promise<PublicConfig> {
     voiceMode: data.voiceMode === "vapi" ? "vapi" : "sandbox",
     clerkPublishableKey: text(import.meta.env.VITE_CLERK_PUBLISHABLE_KEY) ?? text(data.clerkPublishableKey),
     vapiPublicKey: text(import.meta.env.VITE_VAPI_PUBLIC_KEY) ?? text(data.vapiPublicKey),
+    vapiApiUrl: text(data.vapiApiUrl),
   };
 }
 

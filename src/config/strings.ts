@@ -3,6 +3,7 @@
  * The wording of the spec's strings (sidebar, invitation, shared-agent link) is kept exactly.
  */
 import { INVITATION_TTL_DAYS } from "../../contract/invitation";
+import { SANDBOX_WEB_CALL_DEFAULT_GREETING, SANDBOX_WEB_CALL_END_MESSAGE, SANDBOX_WEB_CALL_LINES } from "../../contract/web-call-sandbox";
 
 export const strings = {
   appName: "Voice Agents",
@@ -215,12 +216,10 @@ export const strings = {
     assistantOrSquadRequired: "Assistant or Squad must be provided.",
     callObjectUnavailable: "Call object is not available.",
     startFailed: "The call could not be started. Please try again.",
-    sandboxLines: [
-      "This is a sandbox call: no audio leaves your browser, and the voice is simulated.",
-      "In a real call I would answer you here. Press End Call whenever you are done.",
-    ],
-    defaultGreeting: "Hello! How can I help you today?",
-    sandboxEndMessage: "Thank you for calling. Have a great day!",
+    // The sandbox call's script is shared with the server, which writes it into the call record.
+    sandboxLines: SANDBOX_WEB_CALL_LINES,
+    defaultGreeting: SANDBOX_WEB_CALL_DEFAULT_GREETING,
+    sandboxEndMessage: SANDBOX_WEB_CALL_END_MESSAGE,
   },
 
   agents: {

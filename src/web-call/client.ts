@@ -4,6 +4,7 @@
  * machine (controller.ts) only ever see this interface.
  */
 import { strings } from "../config/strings";
+import type { SandboxCallServer } from "./sandbox-client";
 
 /** Spec §3 "Web call creation request": assistant or assistantId, assistantOverrides, squad or squadId. */
 export interface WebCallStartRequest {
@@ -125,8 +126,12 @@ export class Listeners {
 export interface WebCallClientOptions {
   voiceMode: "sandbox" | "vapi";
   vapiPublicKey: string | null;
+  /** VAPI_API_URL (GET /api/config): where @vapi-ai/web creates the call; Vapi's own API when absent. */
+  vapiApiUrl?: string | null;
   /** The agent's greeting, for the sandbox's transcript. */
   greeting?: string;
+  /** The server's side of a sandbox call (the public web-call page), so the call is recorded. */
+  sandboxServer?: SandboxCallServer;
 }
 
 /**
@@ -138,8 +143,8 @@ export async function createWebCallClient(options: WebCallClientOptions): Promis
   if (options.voiceMode === "vapi") {
     if (!options.vapiPublicKey) throw new WebCallError(strings.webCall.publicKeyInvalid, "public-key");
     const { VapiWebCallClient } = await import("./vapi-client");
-    return new VapiWebCallClient(options.vapiPublicKey);
+    return new VapiWebCallClient(options.vapiPublicKey, undefined, options.vapiApiUrl ?? undefined);
   }
   const { SandboxWebCallClient } = await import("./sandbox-client");
-  return new SandboxWebCallClient({ greeting: options.greeting });
+  return new SandboxWebCallClient({ greeting: options.greeting, ...(options.sandboxServer ? { server: options.sandboxServer } : {}) });
 }

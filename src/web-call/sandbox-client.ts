@@ -3,7 +3,13 @@
  * web call would send, in time: 'call-start', the 'listening' message, the assistant's audio level every
  * 100 ms (speaking while it "says" a line, silent in between), transcript messages built from the
  * agent's greeting, and 'call-end' when stopped or after `maxDurationMs`.
+ *
+ * With `server` (the public web-call page), the call is real on the server's side: starting asks the
+ * server to start a sandbox web call (a call record of type web, which its sandbox fills through the
+ * signed webhook route: transcript, summary, cost), and ending the call here ends it there. The script's
+ * lines and timing come from contract/web-call-sandbox.ts, which the server's transcript follows.
  */
+import { sandboxLineMs, SANDBOX_WEB_CALL_MAX_SECONDS, SANDBOX_WEB_CALL_TIMING, sandboxWebCallOpening } from "../../contract/web-call-sandbox";
 import { strings } from "../config/strings";
 import {
   assertAssistantOrSquad,
@@ -20,6 +26,14 @@ import {
   type WebCallStartRequest,
 } from "./client";
 
+/** The server's side of a sandbox web call (POST /webcall/public/{slug}/call and …/end). */
+export interface SandboxCallServer {
+  /** Starts the call on the server; rejects with a sentence for the visitor when it is refused. */
+  start(): Promise<{ id: string; maxDurationSeconds: number }>;
+  /** Ends it: the visitor pressed End Call, or the assistant said its closing line. */
+  end(id: string, reason: "customer-ended-call" | "assistant-ended-call"): Promise<void>;
+}
+
 export interface SandboxOptions {
   /** The agent's first message; the spec's default greeting when absent. */
   greeting?: string;
@@ -31,6 +45,8 @@ export interface SandboxOptions {
   listenDelayMs?: number;
   /** Defaults to the user agent test the Vapi SDK uses. */
   mobile?: boolean;
+  /** The server's side of the call (see the file comment); without it the call stays in the browser. */
+  server?: SandboxCallServer;
 }
 
 /** One 100 ms sample of the script: the assistant's level and what else happens at that moment. */
@@ -40,8 +56,6 @@ interface Frame {
 }
 
 const SPEECH_TAIL_MS = 1000;
-const PAUSE_AFTER_LINE_MS = 2000;
-const MS_PER_CHARACTER = 55;
 
 /** A voice-like level between 0.02 and 0.14 (above the 0.01 speaking threshold), moving every sample. */
 export function sandboxSpeechLevel(frame: number): number {
@@ -55,7 +69,7 @@ function silence(ms: number): Frame[] {
 
 /** The assistant says `text`: speech-start, voice levels, the final transcript, then speech-end 1 s later. */
 function line(text: string, pauseMs: number): Frame[] {
-  const ms = Math.min(4500, Math.max(1500, text.length * MS_PER_CHARACTER));
+  const ms = sandboxLineMs(text);
   const speech: Frame[] = Array.from({ length: Math.round(ms / AUDIO_LEVEL_SAMPLE_MS) }, (_, i) => ({
     level: sandboxSpeechLevel(i),
     events: [],
@@ -72,32 +86,49 @@ function line(text: string, pauseMs: number): Frame[] {
 
 /** The whole call, sample by sample, from the 'listening' message to just before 'call-end'. */
 export function sandboxScript(greeting: string, maxDurationMs: number): Frame[] {
-  const opening = [greeting, ...strings.webCall.sandboxLines].flatMap((text) => line(text, PAUSE_AFTER_LINE_MS));
+  const opening = sandboxWebCallOpening(greeting).flatMap(({ text }) => line(text, SANDBOX_WEB_CALL_TIMING.pauseAfterLineMs));
   const closing = line(strings.webCall.sandboxEndMessage, 0);
   const total = Math.round(maxDurationMs / AUDIO_LEVEL_SAMPLE_MS);
   const waiting = Math.max(0, total - opening.length - closing.length - 5);
-  return [...silence(500), ...opening, ...silence(waiting * AUDIO_LEVEL_SAMPLE_MS), ...closing];
+  return [...silence(SANDBOX_WEB_CALL_TIMING.leadInMs), ...opening, ...silence(waiting * AUDIO_LEVEL_SAMPLE_MS), ...closing];
 }
 
 export class SandboxWebCallClient implements WebCallClient {
   readonly kind = "sandbox" as const;
   private readonly listeners = new Listeners();
-  private readonly options: Required<SandboxOptions>;
+  private readonly options: Required<Omit<SandboxOptions, "server">>;
+  private readonly server: SandboxCallServer | null;
+  /** The server's id of the running call, when the server runs one. */
+  private serverCallId: string | null = null;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private ticker: ReturnType<typeof setInterval> | null = null;
   private readonly waits = new Set<() => void>();
   private running = false;
   private inCall = false;
+  private endedByAssistant = false;
+  private maxDurationMs: number;
   private muted = false;
 
   constructor(options: SandboxOptions = {}) {
     this.options = {
       greeting: options.greeting?.trim() || strings.webCall.defaultGreeting,
-      maxDurationMs: options.maxDurationMs ?? 60_000,
+      maxDurationMs: options.maxDurationMs ?? SANDBOX_WEB_CALL_MAX_SECONDS * 1000,
       connectMs: options.connectMs ?? 400,
       listenDelayMs: options.listenDelayMs ?? 600,
       mobile: options.mobile ?? isMobileDevice(),
     };
+    this.server = options.server ?? null;
+    this.maxDurationMs = this.options.maxDurationMs;
+  }
+
+  /** Ends the server's call once (a failure is only logged: the call ends there by itself at its length). */
+  private endOnServer(): void {
+    const id = this.serverCallId;
+    this.serverCallId = null;
+    if (!id || !this.server) return;
+    this.server.end(id, this.endedByAssistant ? "assistant-ended-call" : "customer-ended-call").catch((error: unknown) => {
+      console.warn("web call: ending the sandbox call on the server failed", error);
+    });
   }
 
   on(listener: WebCallListener): () => void {
@@ -122,7 +153,25 @@ export class SandboxWebCallClient implements WebCallClient {
     if (this.running) throw new WebCallError(strings.webCall.startFailed, "start-failed");
     this.running = true;
     this.muted = false;
-    const id = `sandbox-${Math.random().toString(36).slice(2, 10)}`;
+    this.endedByAssistant = false;
+    let id = `sandbox-${Math.random().toString(36).slice(2, 10)}`;
+    if (this.server) {
+      let started: { id: string; maxDurationSeconds: number };
+      try {
+        started = await this.server.start();
+      } catch (error) {
+        this.running = false;
+        throw error instanceof WebCallError ? error : new WebCallError(error instanceof Error && error.message ? error.message : strings.webCall.startFailed, "start-failed");
+      }
+      id = started.id;
+      this.serverCallId = started.id;
+      this.maxDurationMs = Math.min(this.options.maxDurationMs, started.maxDurationSeconds * 1000);
+      // Stopped while the server was starting it: end it there too.
+      if (!this.running) {
+        this.endOnServer();
+        return { id, webCallUrl: null, videoRecordingEnabled: false, assistantVideoEnabled: false };
+      }
+    }
     await this.later(this.options.connectMs);
     // Like the Vapi SDK: on mobile devices joining waits 1 s.
     if (this.options.mobile) await this.later(MOBILE_JOIN_DELAY_MS);
@@ -137,11 +186,12 @@ export class SandboxWebCallClient implements WebCallClient {
     if (!this.inCall) return;
     this.listeners.emit({ type: "message", message: { type: "status-update", status: "in-progress" } });
     this.listeners.emit({ type: "listening" });
-    const frames = sandboxScript(this.options.greeting, this.options.maxDurationMs);
+    const frames = sandboxScript(this.options.greeting, this.maxDurationMs);
     let index = 0;
     this.ticker = setInterval(() => {
       const frame = frames[index++];
       if (!frame) {
+        this.endedByAssistant = true;
         void this.stop();
         return;
       }
@@ -160,6 +210,7 @@ export class SandboxWebCallClient implements WebCallClient {
     const wasInCall = this.inCall;
     this.running = false;
     this.inCall = false;
+    this.endOnServer();
     if (wasInCall) this.listeners.emit({ type: "call-end" });
   }
 

@@ -26,7 +26,15 @@ import {
 /** The SDK reports `min(1, level / 0.15)`; multiplying back gives the summed level (exact below the cap). */
 const SDK_VOLUME_NORMALISER = 0.15;
 
-type VapiConstructor = new (apiToken: string) => VapiSdk;
+type VapiConstructor = new (apiToken: string, apiBaseUrl?: string, dailyCallConfig?: { avoidEval?: boolean }) => VapiSdk;
+
+/**
+ * daily-js loads its call machine from https://c.daily.co; by default it fetches the code and runs it
+ * with Function(), which a Content-Security-Policy without 'unsafe-eval' refuses. `avoidEval` makes it
+ * load the same bundle with a <script> element instead, which the web-call page's CSP allows
+ * (server/plugins/security.ts).
+ */
+export const DAILY_CALL_CONFIG = { avoidEval: true } as const;
 
 async function loadVapi(): Promise<VapiConstructor> {
   const module = await import("@vapi-ai/web");
@@ -88,6 +96,8 @@ export class VapiWebCallClient implements WebCallClient {
   constructor(
     private readonly publicKey: string,
     private readonly load: () => Promise<VapiConstructor> = loadVapi,
+    /** VAPI_API_URL; the SDK's default (https://api.vapi.ai) when absent. */
+    private readonly apiUrl?: string,
   ) {}
 
   on(listener: WebCallListener): () => void {
@@ -97,7 +107,7 @@ export class VapiWebCallClient implements WebCallClient {
   private async sdk(): Promise<VapiSdk> {
     if (this.vapi) return this.vapi;
     const Vapi = await this.load();
-    const vapi = new Vapi(this.publicKey);
+    const vapi = new Vapi(this.publicKey, this.apiUrl, DAILY_CALL_CONFIG);
     vapi.on("call-start", () => {
       this.inCall = true;
       this.listeners.emit({ type: "listening" });

@@ -55,7 +55,7 @@ describe("the public pages", () => {
   });
 
   it("/web-call/:callSlug shows the call without sign-in, the shell or the voice SDK; it asks only for the call's details", async () => {
-    const fetch = installFetchFake().on("GET", "/api/webcall/spring-sale", () =>
+    const fetch = installFetchFake().on("GET", "/api/webcall/public/spring-sale", () =>
       json({ data: { callTitle: "Spring sale", name: "Ada", subTitle: "Two minutes.", assistantId: "asst_1", instructions: [] } }),
     );
     render(
@@ -66,7 +66,7 @@ describe("the public pages", () => {
 
     expect(await screen.findByRole("heading", { level: 1, name: "Spring sale" }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Start Call" })).toBeInTheDocument();
-    expect(fetch.requests.map((request) => `${request.method} ${request.url}`)).toEqual(["GET /api/webcall/spring-sale"]);
+    expect(fetch.requests.map((request) => `${request.method} ${request.url}`)).toEqual(["GET /api/webcall/public/spring-sale"]);
     expect(fetch.requests[0]!.headers.get("Authorization")).toBeNull();
     expect([...loaded]).toEqual([]);
   });

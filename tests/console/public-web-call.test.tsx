@@ -69,7 +69,11 @@ vi.mock("@vapi-ai/web", async () => {
   const { EventEmitter } = await import("node:events");
   class FakeVapi extends EventEmitter {
     startArgs: unknown[] = [];
-    constructor(readonly key: string) {
+    constructor(
+      readonly key: string,
+      readonly apiUrl?: string,
+      readonly dailyConfig?: unknown,
+    ) {
       super();
       harness.vapi.push(this);
     }
@@ -94,6 +98,7 @@ const DETAILS = {
   name: "Ada",
   subTitle: "A two-minute call about your order.",
   assistantId: "asst_123",
+  firstMessage: "Hi Ada, thanks for taking the spring sale call!",
   instructions: [
     { id: "i1", icon: "headphones", title: "Use headphones", description: "So the assistant does not hear itself." },
     { id: "i2", icon: "microphone", title: "Allow the microphone", description: "Your browser will ask." },
@@ -102,7 +107,14 @@ const DETAILS = {
 };
 
 const config = (voiceMode: "sandbox" | "vapi", vapiPublicKey: string | null = null) =>
-  json({ data: { authMode: "local", voiceMode, clerkPublishableKey: null, vapiPublicKey } });
+  json({ data: { authMode: "local", voiceMode, clerkPublishableKey: null, vapiPublicKey, vapiApiUrl: voiceMode === "vapi" ? "https://vapi.example.test" : null } });
+
+const SANDBOX_CALL_ID = "3b0c9a52-6f0e-4c41-9d55-0f3c1f1f4b7a";
+/** The server's side of the sandbox call (POST /webcall/public/{slug}/call, …/end). */
+const withSandboxServer = (fetch: FetchFake) =>
+  fetch
+    .on("POST", `/api/webcall/public/${SLUG}/call`, () => json({ data: { id: SANDBOX_CALL_ID, status: "in-progress", maxDurationSeconds: 60 } }, 201))
+    .on("POST", `/api/webcall/public/${SLUG}/call/${SANDBOX_CALL_ID}/end`, () => json({ data: { id: SANDBOX_CALL_ID, status: "ended" } }));
 
 function renderPage(fetch: FetchFake) {
   const user = userEvent.setup();
@@ -116,7 +128,7 @@ function renderPage(fetch: FetchFake) {
 
 const withDetails = (details: unknown = DETAILS) =>
   installFetchFake()
-    .on("GET", `/api/webcall/${SLUG}`, () => json({ data: details }))
+    .on("GET", `/api/webcall/public/${SLUG}`, () => json({ data: details }))
     .on("GET", "/api/config", () => config("sandbox"));
 
 function useFake(kind: "vapi" | "sandbox" = "vapi") {
@@ -139,7 +151,7 @@ beforeEach(() => {
 describe("/web-call/:callSlug: the details", () => {
   it("shows a loading state, then the title, 'Hi {name}', the subtitle, the instructions with icons, Start Call and 'Get help'", async () => {
     let answer!: (response: Response) => void;
-    const fetch = installFetchFake().on("GET", `/api/webcall/${SLUG}`, () => new Promise<Response>((resolve) => (answer = resolve)));
+    const fetch = installFetchFake().on("GET", `/api/webcall/public/${SLUG}`, () => new Promise<Response>((resolve) => (answer = resolve)));
     renderPage(fetch);
 
     expect(await screen.findByText("Loading call", {}, { timeout: 10_000 })).toBeInTheDocument();
@@ -163,7 +175,7 @@ describe("/web-call/:callSlug: the details", () => {
     expect(help).toHaveAttribute("href", "#web-call-help");
     expect(document.getElementById("web-call-help")).toHaveTextContent("Need help?");
     expect(document.title).toBe("Spring sale follow-up · Voice Agents");
-    expect(fetch.requests.map((r) => r.url)).toEqual([`/api/webcall/${SLUG}`]); // /api/config only on Start
+    expect(fetch.requests.map((r) => r.url)).toEqual([`/api/webcall/public/${SLUG}`]); // /api/config only on Start
   });
 
   it("has an icon for every instruction icon the API may send", () => {
@@ -171,14 +183,14 @@ describe("/web-call/:callSlug: the details", () => {
   });
 
   it("says 'This call link is not valid' for an unknown slug", async () => {
-    renderPage(installFetchFake().on("GET", `/api/webcall/${SLUG}`, () => json({ detail: "Web call not found", code: "not_found" }, 404)));
+    renderPage(installFetchFake().on("GET", `/api/webcall/public/${SLUG}`, () => json({ detail: "Web call not found", code: "not_found" }, 404)));
     expect(await screen.findByRole("heading", { level: 1, name: "This call link is not valid" }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Start Call" })).toBeNull();
   });
 
   it("offers to try again when the details cannot be loaded", async () => {
     let fail = true;
-    const fetch = installFetchFake().on("GET", `/api/webcall/${SLUG}`, () =>
+    const fetch = installFetchFake().on("GET", `/api/webcall/public/${SLUG}`, () =>
       fail ? json({ detail: "boom", code: "internal" }, 500) : json({ data: DETAILS }),
     );
     const { user } = renderPage(fetch);
@@ -325,6 +337,9 @@ describe("/web-call/:callSlug: the call", () => {
     await waitFor(() => expect(harness.vapi).toHaveLength(1));
     expect(harness.vapiLoaded).toBe(true);
     expect(harness.vapi[0].key).toBe("pk_public_1");
+    // The SDK creates the call at VAPI_API_URL, and daily-js loads its call machine without eval (the page's CSP).
+    expect(harness.vapi[0].apiUrl).toBe("https://vapi.example.test");
+    expect(harness.vapi[0].dailyConfig).toEqual({ avoidEval: true });
     await waitFor(() => expect(harness.vapi[0].startArgs).toEqual(["asst_123", { variableValues: { name: "Ada" } }, undefined]));
 
     act(() => harness.vapi[0].emit("call-start")); // the 'listening' message
@@ -336,20 +351,38 @@ describe("/web-call/:callSlug: the call", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
-  it("in sandbox mode plays a labelled 'Sandbox' call: speaking, a moving volume bar, End Call", async () => {
-    const fetch = withDetails().on("GET", "/api/config", () => config("sandbox"));
+  it("in sandbox mode plays a labelled 'Sandbox' call that the server records: the agent's welcome message, speaking, a moving volume bar, End Call", async () => {
+    const fetch = withSandboxServer(withDetails().on("GET", "/api/config", () => config("sandbox")));
     const { user } = renderPage(fetch);
     await user.click(await startButton());
 
     const overlay = await screen.findByRole("dialog", {}, { timeout: 5000 });
+    expect(fetch.to("POST", `/api/webcall/public/${SLUG}/call`)).toHaveLength(1);
     expect(within(overlay).getByText("Sandbox")).toBeInTheDocument();
     await waitFor(() => expect(within(overlay).getByRole("status")).toHaveTextContent("Assistant is speaking"), { timeout: 5000 });
     expect(overlay.querySelectorAll(".pub-volume__segment--lit").length).toBeGreaterThan(0);
-    expect(await within(overlay).findByText("Hello! How can I help you today?", {}, { timeout: 5000 })).toBeInTheDocument();
+    // The agent's own first message, not a generic greeting.
+    expect(await within(overlay).findByText("Hi Ada, thanks for taking the spring sale call!", {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(within(overlay).queryByText("Hello! How can I help you today?")).toBeNull();
     expect(harness.vapiLoaded).toBe(false);
 
     await user.click(within(overlay).getByRole("button", { name: "End Call" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(screen.getByText("The call has ended.")).toBeInTheDocument();
+    // Ending it here ends it on the server.
+    await waitFor(() => expect(fetch.to("POST", `/api/webcall/public/${SLUG}/call/${SANDBOX_CALL_ID}/end`)).toHaveLength(1));
+    expect(fetch.to("POST", `/api/webcall/public/${SLUG}/call/${SANDBOX_CALL_ID}/end`)[0]!.body).toEqual({ reason: "customer-ended-call" });
+  });
+
+  it("in sandbox mode a call the server refuses (wallet too low) is not started and says why", async () => {
+    const detail = "Your wallet balance is too low to make calls. Please top up your account to continue using the service.";
+    const fetch = withDetails()
+      .on("GET", "/api/config", () => config("sandbox"))
+      .on("POST", `/api/webcall/public/${SLUG}/call`, () => json({ detail, code: "insufficient_balance" }, 403));
+    const { user } = renderPage(fetch);
+    await user.click(await startButton());
+    expect(await screen.findByRole("alert")).toHaveTextContent(detail);
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(screen.getByRole("button", { name: "Start Call" })).toBeEnabled();
   });
 });

@@ -88,8 +88,13 @@ test("a public agent page for an unknown agent still offers the call, with the l
   });
 });
 
-test("a web-call link plays a sandbox call: overlay labelled Sandbox, the assistant speaks, End Call ends it", async () => {
-  const agentId = await createPublicAgent("E2E web agent");
+test("a web-call link plays a sandbox call: overlay labelled Sandbox, the agent's welcome message, End Call ends it, and the call is in the call log", async () => {
+  const created = await api<{ data: { id: string } }>("POST", "/agent/", {
+    agent_name: "E2E web agent",
+    agent_welcome_message: "Hi {{name}}, this is your order assistant.",
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const agentId = created.body.data.id;
   const link = await api<{ data: { slug: string; url: string } }>("POST", "/webcall/", {
     agent_id: agentId,
     call_title: "Your order follow-up",
@@ -115,19 +120,55 @@ test("a web-call link plays a sandbox call: overlay labelled Sandbox, the assist
     await page.getByText("<img src=x onerror=alert(1)>").waitFor();
     assert.ok(await page.getByRole("link", { name: "Get help" }).isVisible());
 
+    const started = page.waitForResponse((response) => response.url().endsWith("/call") && response.request().method() === "POST");
     await page.getByRole("button", { name: "Start Call" }).click();
+    const startAnswer = await started;
+    assert.equal(startAnswer.status(), 201, await startAnswer.text());
+    const callId = ((await startAnswer.json()) as { data: { id: string } }).data.id;
     const overlay = page.getByRole("dialog", { name: "Your order follow-up" });
     await overlay.waitFor({ timeout: 10_000 });
     await overlay.getByText("Sandbox", { exact: true }).waitFor();
     await overlay.getByRole("status").filter({ hasText: "Assistant is speaking" }).waitFor({ timeout: 10_000 });
     assert.equal(await overlay.locator(".pub-volume__segment").count(), 10);
     assert.ok((await overlay.locator(".pub-volume__segment--lit").count()) > 0, "the volume bar moves while the assistant speaks");
+    // The agent's own welcome message, with the link's recipient.
+    await overlay.getByText("Hi Grace, this is your order assistant.").waitFor({ timeout: 10_000 });
 
+    const ended = page.waitForResponse((response) => response.url().endsWith(`/call/${callId}/end`));
     await overlay.getByRole("button", { name: "End Call" }).click();
     await overlay.waitFor({ state: "detached" });
     await page.getByText("The call has ended.").waitFor();
+    assert.equal((await ended).status(), 200);
     assert.deepEqual(dialogs, [], "nothing from the link's text ran");
+
+    // The web call is a call record of the organisation, with its transcript, summary and cost.
+    const record = await api<{ data: { type: string; status: string; transcript: string | null; summary: string | null; cost: number | null; is_sandbox: boolean } }>(
+      "GET",
+      `/call/${callId}`,
+    );
+    assert.equal(record.status, 200, JSON.stringify(record.body));
+    assert.equal(record.body.data.type, "web");
+    assert.equal(record.body.data.status, "ended");
+    assert.equal(record.body.data.is_sandbox, true);
+    assert.match(record.body.data.transcript ?? "", /^AI: Hi Grace, this is your order assistant\./);
+    assert.ok(record.body.data.summary, "the web call has a summary");
+    assert.equal(typeof record.body.data.cost, "number");
   });
+});
+
+test("the calls the demo seeds as running end like any sandbox call", async () => {
+  type Row = { id: string; status: string; transcript: string | null; cost: number | null };
+  let rows: Row[] = [];
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    // Newest first: the three seeded as running are the most recent calls of the demo.
+    const list = await api<{ data: Row[] }>("GET", "/call/?page=1&limit=20");
+    assert.equal(list.status, 200);
+    rows = list.body.data;
+    if (rows.every((row) => row.status === "ended")) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  assert.deepEqual(rows.filter((row) => row.status !== "ended").map((row) => row.id), [], "no call stays in progress");
 });
 
 test("an unknown web-call link says so", async () => {

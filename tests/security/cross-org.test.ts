@@ -24,16 +24,24 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "DELETE /api/phonenumber/:id": () => undefined,
   "DELETE /api/file/file/:id": () => undefined,
   "DELETE /api/webcall/:id": () => undefined,
+  "POST /api/webcall/public/:slug/call": () => ({}),
+  "POST /api/webcall/public/:slug/call/:callId/end": () => ({ reason: "customer-ended-call" }),
 };
 
 /**
  * Routes whose parameter is a capability by design, answered to anyone who holds it (spec §3):
- * - GET /api/webcall/:slug: the public web-call page's details, by its unguessable slug.
+ * - GET /api/webcall/public/:slug: the public web-call page's details, by its unguessable slug, and the
+ *   page's sandbox call, started by the slug and ended by the slug and the call id it was given (checked
+ *   below: another link's slug does not end it).
  * GET /api/agent/:id/public answers only for public agents: A's private agent is a 404 like the rest.
  * GET /api/agent/:id/clone needs the owner's consent (the private link's key, while A turns cloning on):
  * without it A's agent is a 404 like the rest; with it, checked below, the copy lands in B.
  */
-const CAPABILITY_ROUTES = new Set(["GET /api/webcall/:slug"]);
+const CAPABILITY_ROUTES = new Set([
+  "GET /api/webcall/public/:slug",
+  "POST /api/webcall/public/:slug/call",
+  "POST /api/webcall/public/:slug/call/:callId/end",
+]);
 
 let world: World;
 beforeAll(async () => {
@@ -53,6 +61,7 @@ const MADE_UP: OrgRecords = {
   fileId: "00000000-0000-4000-8000-000000000005",
   webCallId: "00000000-0000-4000-8000-000000000006",
   webCallSlug: "made-up-slug",
+  webCallCallId: "00000000-0000-4000-8000-000000000007",
   invitedEmail: "nobody@example.com",
 };
 
@@ -190,9 +199,18 @@ describe("cross-organisation access", () => {
     expect((await inject(world.app, "GET", `/api/agent/${copy.id}`, world.b.adminToken)).statusCode).toBe(200);
     expect((await inject(world.app, "GET", `/api/agent/${copy.id}`, world.a.adminToken)).statusCode).toBe(404);
     expect((await inject(world.app, "GET", `/api/agent/${world.a.agentId}`, world.a.adminToken)).body).toBe(beforeA.body);
-    const page = await inject(world.app, "GET", `/api/webcall/${world.a.webCallSlug}`, null);
-    counter.count("capability route", "GET /api/webcall/:slug");
+    const page = await inject(world.app, "GET", `/api/webcall/public/${world.a.webCallSlug}`, null);
+    counter.count("capability route", "GET /api/webcall/public/:slug");
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain(world.a.orgId);
+    // A's sandbox web call is not B's to end through B's link, nor anyone's through a made-up slug.
+    const before = await snapshot(world.db);
+    for (const slug of [world.b.webCallSlug, MADE_UP.webCallSlug]) {
+      const end = await inject(world.app, "POST", `/api/webcall/public/${slug}/call/${world.a.webCallCallId}/end`, null, {});
+      counter.count("capability route", "POST /api/webcall/public/:slug/call/:callId/end");
+      expect(end.statusCode).toBe(404);
+      expect(end.body).not.toContain(A_MARKER);
+    }
+    expect(await snapshot(world.db)).toEqual(before);
   });
 });

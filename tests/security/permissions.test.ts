@@ -42,6 +42,7 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "POST /api/webcall/": ["agent", "edit"],
   "GET /api/webcall/": ["agent", "list"],
   "DELETE /api/webcall/:id": ["agent", "edit"],
+  "GET /api/webcall/:id": ["agent", "show"],
   "GET /api/call/": ["call", "list"],
   "GET /api/call/export": ["call", "list"],
   "GET /api/call/:id": ["call", "show"],

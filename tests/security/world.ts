@@ -40,6 +40,8 @@ export interface OrgRecords {
   fileId: string;
   webCallId: string;
   webCallSlug: string;
+  /** A sandbox web call of the link (ended), for POST /webcall/public/{slug}/call/{callId}/end. */
+  webCallCallId: string;
   invitedEmail: string;
 }
 
@@ -54,6 +56,7 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "file:id": (r) => r.fileId,
   "webcall:id": (r) => r.webCallId,
   "webcall:slug": (r) => r.webCallSlug,
+  "webcall:callId": (r) => r.webCallCallId,
   "organization:organizationId": (r) => r.orgId,
 };
 
@@ -143,6 +146,17 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     customerName: `${marker} customer`,
     providerCallId: `vapi-${randomUUID()}`,
   });
+  // The link's sandbox web call, ended, as POST /webcall/public/{slug}/call and …/end leave it.
+  const webCallCallId = randomUUID();
+  await orgScope(db, orgId).insert(calls, {
+    id: webCallCallId,
+    type: "web",
+    status: "ended",
+    agentId: agent.id,
+    customerName: `${marker} recipient`,
+    providerCallId: `sandbox-web-${webCallCallId}`,
+    isSandbox: true,
+  });
   return {
     orgId,
     adminToken: admin.token,
@@ -154,6 +168,7 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     fileId: file.id,
     webCallId: link.id,
     webCallSlug: link.slug,
+    webCallCallId,
     invitedEmail,
   };
 }

@@ -135,27 +135,36 @@ describe("GET /webcall/ (list)", () => {
   });
 });
 
-describe("GET /webcall/{slug} (public)", () => {
-  it("answers exactly {callTitle, name, subTitle, assistantId, instructions} without a token; the sandbox gives our agent id", async () => {
+describe("GET /webcall/public/{slug} (public)", () => {
+  it("answers exactly {callTitle, name, subTitle, assistantId, instructions, firstMessage} without a token; the sandbox gives our agent id", async () => {
     const link = await createLink();
-    const response = await call(null, "GET", `/webcall/${link.slug}`);
+    const response = await call(null, "GET", `/webcall/public/${link.slug}`);
     expect(response.statusCode).toBe(200);
     const data = response.json().data;
     expect(Object.keys(response.json())).toEqual(["data"]);
-    expect(Object.keys(data).sort()).toEqual(["assistantId", "callTitle", "instructions", "name", "subTitle"]);
+    expect(Object.keys(data).sort()).toEqual(["assistantId", "callTitle", "firstMessage", "instructions", "name", "subTitle"]);
     expect(data).toEqual({
       callTitle: "Your onboarding call",
       name: "Ada",
       subTitle: "A five-minute chat with our assistant",
       assistantId: agent.id,
       instructions: link.instructions,
+      firstMessage: agent.agent_welcome_message,
     });
     for (const instruction of data.instructions) expect(Object.keys(instruction).sort()).toEqual(["description", "icon", "id", "title"]);
   });
 
+  it("carries the agent's own first message, with {{name}} as the link's recipient", async () => {
+    const welcoming = await call(adminToken, "POST", "/agent/", { agent_name: "Welcomer", agent_welcome_message: "Hi {{name}}, thanks for joining the Acme call!" });
+    expect(welcoming.statusCode, welcoming.body).toBe(201);
+    const link = await createLink(adminToken, { agent_id: welcoming.json().data.id, recipient_name: "Grace" });
+    const details = (await call(null, "GET", `/webcall/public/${link.slug}`)).json().data;
+    expect(details.firstMessage).toBe("Hi Grace, thanks for joining the Acme call!");
+  });
+
   it("an unknown slug is a 404", async () => {
     for (const slug of ["AAAAAAAAAAAAAAAAAAAAAA", randomUUID(), "x"]) {
-      const response = await call(null, "GET", `/webcall/${slug}`);
+      const response = await call(null, "GET", `/webcall/public/${slug}`);
       expect({ slug, status: response.statusCode }).toEqual({ slug, status: 404 });
       expect(response.json().code).toBe("not_found");
     }
@@ -169,7 +178,7 @@ describe("GET /webcall/{slug} (public)", () => {
       await createOrganisation(vapiApp, token, "Vapi Web");
       const synced = await createAgent(token, vapiApp);
       const created = await call(token, "POST", "/webcall/", body({ agent_id: synced.id }), vapiApp);
-      const details = await call(null, "GET", `/webcall/${created.json().data.slug}`, undefined, vapiApp);
+      const details = await call(null, "GET", `/webcall/public/${created.json().data.slug}`, undefined, vapiApp);
       expect(details.json().data.assistantId).toBe("asst_web_123");
     } finally {
       await vapiApp.close();
@@ -180,7 +189,7 @@ describe("GET /webcall/{slug} (public)", () => {
     const { app: limited } = await buildTestApp(database);
     try {
       const statuses: number[] = [];
-      for (let index = 0; index < 121; index++) statuses.push((await limited.inject({ method: "GET", url: "/api/webcall/AAAAAAAAAAAAAAAAAAAAAA" })).statusCode);
+      for (let index = 0; index < 121; index++) statuses.push((await limited.inject({ method: "GET", url: "/api/webcall/public/AAAAAAAAAAAAAAAAAAAAAA" })).statusCode);
       expect(statuses.slice(0, 120).every((status) => status === 404)).toBe(true);
       expect(statuses[120]).toBe(429);
     } finally {
@@ -189,12 +198,38 @@ describe("GET /webcall/{slug} (public)", () => {
   });
 });
 
+describe("GET /webcall/{id} (spec §7)", () => {
+  it("answers the organisation's link by its id, to admins and members", async () => {
+    const link = await createLink();
+    for (const token of [adminToken, memberToken]) {
+      const response = await call(token, "GET", `/webcall/${link.id}`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ data: link });
+    }
+  });
+
+  it("another organisation's link and an unknown id are 404; without a token 401", async () => {
+    const link = await createLink();
+    const theirs = await call(otherToken, "GET", `/webcall/${link.id}`);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toEqual({ detail: "Web call not found: the link may have been deleted.", code: "not_found" });
+    expect((await call(adminToken, "GET", `/webcall/${randomUUID()}`)).statusCode).toBe(404);
+    expect((await call(null, "GET", `/webcall/${link.id}`)).statusCode).toBe(401);
+  });
+
+  it("the slug is not an id: GET /webcall/{slug} is no longer the public lookup", async () => {
+    const link = await createLink();
+    expect((await call(null, "GET", `/webcall/${link.slug}`)).statusCode).toBe(401);
+    expect((await call(adminToken, "GET", `/webcall/${link.slug}`)).statusCode).toBe(400);
+  });
+});
+
 describe("DELETE /webcall/{id}", () => {
   it("removes the link; its public page answers 404 from then on", async () => {
     const link = await createLink(memberToken);
     const response = await call(memberToken, "DELETE", `/webcall/${link.id}`);
     expect(response.json()).toEqual({ data: { id: link.id } });
-    expect((await call(null, "GET", `/webcall/${link.slug}`)).statusCode).toBe(404);
+    expect((await call(null, "GET", `/webcall/public/${link.slug}`)).statusCode).toBe(404);
     expect((await call(adminToken, "DELETE", `/webcall/${link.id}`)).statusCode).toBe(404);
   });
 
@@ -203,14 +238,14 @@ describe("DELETE /webcall/{id}", () => {
     const response = await call(otherToken, "DELETE", `/webcall/${link.id}`);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: "Web call not found: the link may have been deleted.", code: "not_found" });
-    expect((await call(null, "GET", `/webcall/${link.slug}`)).statusCode).toBe(200);
+    expect((await call(null, "GET", `/webcall/public/${link.slug}`)).statusCode).toBe(200);
   });
 
   it("deleting the agent deletes its links", async () => {
     const doomed = await createAgent(adminToken);
     const link = await createLink(adminToken, { agent_id: doomed.id });
     expect((await call(adminToken, "DELETE", `/agent/${doomed.id}`)).statusCode).toBe(200);
-    expect((await call(null, "GET", `/webcall/${link.slug}`)).statusCode).toBe(404);
+    expect((await call(null, "GET", `/webcall/public/${link.slug}`)).statusCode).toBe(404);
     const rows = await database.db.select().from(webCallLinks);
     expect(rows.map((row) => row.id)).not.toContain(link.id);
   });

@@ -1,6 +1,6 @@
 /**
  * Inline icons for the public pages (no icon library in these chunks). Instruction icon keys from
- * GET /webcall/{slug}: headphones, microphone, quiet, clock, chat, info, check, phone, wifi, volume; an
+ * GET /webcall/public/{slug}: headphones, microphone, quiet, clock, chat, info, check, phone, wifi, volume; an
  * unknown key shows the info icon.
  */
 import type { ReactNode } from "react";

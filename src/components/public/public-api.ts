@@ -11,7 +11,9 @@ const segment = (value: string) => encodeURIComponent(value);
 export const publicApiPaths = {
   agentProfile: (agentId: string) => `/agent/${segment(agentId)}/public`,
   publicCall: "/call/public",
-  webCall: (slug: string) => `/webcall/${segment(slug)}`,
+  webCall: (slug: string) => `/webcall/public/${segment(slug)}`,
+  sandboxCallStart: (slug: string) => `/webcall/public/${segment(slug)}/call`,
+  sandboxCallEnd: (slug: string, callId: string) => `/webcall/public/${segment(slug)}/call/${segment(callId)}/end`,
 } as const;
 
 /** A non-2xx answer: its status, the server's `detail` sentence when it sent one, and Retry-After (seconds) on a 429. */
@@ -98,7 +100,7 @@ export interface WebCallInstruction {
   description: string;
 }
 
-/** Spec §3 "Web call details". `firstMessage` is read when the server sends it (for the sandbox). */
+/** Spec §3 "Web call details", and the agent's first message as the call says it. */
 export interface WebCallDetails {
   callTitle: string;
   name: string;
@@ -108,7 +110,7 @@ export interface WebCallDetails {
   firstMessage: string;
 }
 
-/** GET /webcall/{slug} */
+/** GET /webcall/public/{slug} */
 export async function fetchWebCallDetails(slug: string): Promise<WebCallDetails> {
   const data = await send(publicApiPaths.webCall(slug));
   if (!isRecord(data)) throw new Error("The web call had no data");
@@ -126,4 +128,16 @@ export async function fetchWebCallDetails(slug: string): Promise<WebCallDetails>
       description: text(item.description),
     })),
   };
+}
+
+/** POST /webcall/public/{slug}/call (sandbox mode): the server's record of the page's simulated call. */
+export async function startSandboxWebCall(slug: string): Promise<{ id: string; maxDurationSeconds: number }> {
+  const data = await send(publicApiPaths.sandboxCallStart(slug), { method: "POST", body: "{}" });
+  if (!isRecord(data) || typeof data.id !== "string") throw new Error("The sandbox call had no id");
+  return { id: data.id, maxDurationSeconds: typeof data.maxDurationSeconds === "number" ? data.maxDurationSeconds : 60 };
+}
+
+/** POST /webcall/public/{slug}/call/{id}/end */
+export async function endSandboxWebCall(slug: string, callId: string, reason: "customer-ended-call" | "assistant-ended-call"): Promise<void> {
+  await send(publicApiPaths.sandboxCallEnd(slug, callId), { method: "POST", body: JSON.stringify({ reason }) });
 }

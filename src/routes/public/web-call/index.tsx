@@ -3,7 +3,13 @@ import { useParams } from "react-router";
 import { FullAreaLoader } from "../../../components/full-area-loader";
 import { Icon } from "../../../components/public/icons";
 import { PublicButton } from "../../../components/public/public-button";
-import { fetchWebCallDetails, PublicHttpError, type WebCallDetails } from "../../../components/public/public-api";
+import {
+  endSandboxWebCall,
+  fetchWebCallDetails,
+  PublicHttpError,
+  startSandboxWebCall,
+  type WebCallDetails,
+} from "../../../components/public/public-api";
 import { WebCallOverlay } from "../../../components/public/web-call-overlay";
 import "../../../components/public/public.css";
 import { loadPublicConfig } from "../../../config/public-config";
@@ -82,18 +88,31 @@ function WebCallScreen({ slug }: { slug: string }) {
       </main>
     );
   }
-  return <WebCallDetailsView details={loaded.details} />;
+  return <WebCallDetailsView slug={slug} details={loaded.details} />;
 }
 
-function WebCallDetailsView({ details }: { details: WebCallDetails }) {
+function WebCallDetailsView({ slug, details }: { slug: string; details: WebCallDetails }) {
   const createClient = useCallback(async () => {
     const config = await loadPublicConfig();
     return createWebCallClient({
       voiceMode: config.voiceMode,
       vapiPublicKey: config.vapiPublicKey,
+      vapiApiUrl: config.vapiApiUrl,
+      // The agent's own welcome message, which the server's record of the call also carries.
       greeting: details.firstMessage,
+      // The server records the sandbox call (type web, transcript, summary, cost) and ends it with the page.
+      sandboxServer: {
+        start: async () => {
+          try {
+            return await startSandboxWebCall(slug);
+          } catch (error) {
+            throw new Error(error instanceof PublicHttpError && error.detail ? error.detail : t.startFailed);
+          }
+        },
+        end: (id, reason) => endSandboxWebCall(slug, id, reason),
+      },
     });
-  }, [details.firstMessage]);
+  }, [slug, details.firstMessage]);
   const { state, start, stop, setMuted } = useWebCall(createClient);
   const loading = state.status === "loading";
 
