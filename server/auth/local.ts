@@ -22,7 +22,7 @@ import { betterAuthTables, invitations, memberships, organizations, sessions as 
 import { storedRole } from "./roles";
 import { createApiTokens } from "./api-token";
 import { SessionCache } from "./session-cache";
-import { memoryFailureCounter, redisFailureCounter, throttledDetail, throttleKeys, type FailureCounter } from "./sign-in-throttle";
+import { isAccountKey, memoryFailureCounter, redisFailureCounter, throttledDetail, throttleKeys, type FailureCounter } from "./sign-in-throttle";
 import type { AuthProvider, Identity, InvitationRequest } from "./types";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
@@ -356,8 +356,12 @@ export function createLocalAuth(
             throw error;
           }
           if (throttled) {
-            // Success clears the counts; a wrong password (401) keeps its place; anything else gives it back.
-            if (response.ok) await failures.reset(throttled);
+            // Success clears the account's count (not the client's: signing into one's own account must not
+            // launder guesses at other accounts); a wrong password (401) keeps its place; anything else gives it back.
+            if (response.ok) {
+              await failures.reset(throttled.filter(isAccountKey));
+              await failures.release(throttled.filter((key) => !isAccountKey(key)));
+            }
             else if (response.status !== 401) await failures.release(throttled);
           }
           // Anything but a read may have signed someone out, switched organisation or changed a

@@ -1,7 +1,9 @@
 /**
  * Sign-in throttle (local accounts): after 5 failed passwords within 15 minutes, for one account (any
  * client) or from one client address (any account), further sign-ins are answered 429 with Retry-After
- * until the 15 minutes since the first failure are over. A successful sign-in clears both counts.
+ * until the 15 minutes since the first failure are over. A successful sign-in clears the account's count;
+ * the client's count stands until its window ends, so that signing into an account of one's own cannot
+ * reset the count of guesses at other accounts from the same address.
  *
  * Counted in Redis when REDIS_URL is set (the rate limits' connection), so every API process shares the
  * counts; in-process otherwise. Each attempt takes its place atomically before the password is checked
@@ -38,6 +40,9 @@ export function throttleKeys(email: string, clientIp: string): string[] {
   const hash = (value: string) => createHash("sha256").update(value).digest("base64url");
   return [`account:${hash(email.trim().toLowerCase())}`, `client:${hash(clientIp)}`];
 }
+
+/** An account's key (the one a successful sign-in clears), as opposed to a client address's. */
+export const isAccountKey = (key: string): boolean => key.startsWith("account:");
 
 /** In-process counts: one fixed window per key, starting at its first failure. Bounded (oldest go first). */
 export function memoryFailureCounter(options: { max?: number; windowMs?: number; maxKeys?: number; now?: () => number } = {}): FailureCounter {

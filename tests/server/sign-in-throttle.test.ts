@@ -73,11 +73,21 @@ describe("sign-in throttle", () => {
     expect((await signIn(app, email, PASSWORD, address())).statusCode).toBe(200);
   });
 
-  it("a successful sign-in resets the count", async () => {
+  it("a successful sign-in resets the account's count", async () => {
     const { email } = await signUp(app);
     const client = address();
     expect(await statuses(app, [...wrong(email, client, 4), [email, PASSWORD, client]])).toEqual([401, 401, 401, 401, 200]);
-    expect(await statuses(app, [...wrong(email, client, 4), [email, PASSWORD, client]])).toEqual([401, 401, 401, 401, 200]);
+    // From another address the account starts again at zero: five more wrong passwords before a 429.
+    const other = address();
+    expect(await statuses(app, [...wrong(email, other, 4), [email, PASSWORD, other]])).toEqual([401, 401, 401, 401, 200]);
+  });
+
+  it("signing into one's own account does not reset the client's count of guesses at other accounts", async () => {
+    const { email: own } = await signUp(app);
+    const client = address();
+    const guesses = (n: number) => Array.from({ length: n }, () => [uniqueEmail(), "not-the-password", client] as [string, string, string]);
+    expect(await statuses(app, [...guesses(4), [own, PASSWORD, client]])).toEqual([401, 401, 401, 401, 200]);
+    expect(await statuses(app, guesses(2))).toEqual([401, 429]);
   });
 
   it("a burst of simultaneous guesses gets no more than 5 password checks", async () => {
@@ -184,7 +194,9 @@ describe("sign-in throttle across API processes", () => {
         (await signIn(b, email, "nope-1234", client)).statusCode,
         (await signIn(b, email, PASSWORD, client)).statusCode,
       ]).toEqual([401, 401, 401, 401, 200]);
-      for (let i = 0; i < 5; i++) expect((await signIn(i % 2 ? a : b, email, "nope-1234", client)).statusCode).toBe(401);
+      // The account starts again at zero (from another address: this one's four failures stand).
+      const next = address();
+      for (let i = 0; i < 5; i++) expect((await signIn(i % 2 ? a : b, email, "nope-1234", next)).statusCode).toBe(401);
       const refused = await signIn(a, email, PASSWORD, address());
       expect(refused.statusCode).toBe(429);
       expect(Number(refused.headers["retry-after"])).toBeGreaterThan(14 * 60);
