@@ -39,7 +39,8 @@
  * placeholders; each statement is built once per key (`compiled`, at most COMPILED_SHAPES_KEPT kept,
  * least recently used dropped) and then only run with new values. The statements stay unnamed: a named
  * (server-side prepared) statement lets PostgreSQL switch to one generic plan after five runs, and
- * the best plan for a search depends on the word searched.
+ * the best plan for a search depends on the word searched. The one exception is the unfiltered list
+ * (`statementName`), where no value could make a generic plan the wrong one.
  */
 import { and, asc, desc, eq, fillPlaceholders, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
