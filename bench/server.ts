@@ -23,10 +23,9 @@ const databaseUrl = process.env.BENCH_DATABASE_URL || null;
 const database = await openDatabase(databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite-memory" });
 await runMigrations(database);
 
-const config = loadConfig({
+const loaded = loadConfig({
   NODE_ENV: "production",
   BETTER_AUTH_SECRET: randomUUID() + randomUUID(),
-  // The highest the configuration allows: the bench must not measure 429s.
   RATE_LIMIT_PER_MINUTE: "1000000",
   LOG_LEVEL: "silent",
   SEED_DEMO: "true",
@@ -36,6 +35,11 @@ const config = loadConfig({
   CONSOLE_DIR: "/nonexistent/console",
   DATA_DIR: `/tmp/vap-bench-server-${process.pid}`,
 });
+// The bench must not measure 429s, and 1,000,000 a minute (the most RATE_LIMIT_PER_MINUTE accepts) is
+// not enough: the floor alone passes 40,000 req/s on a quiet 2-core machine, so the runs of one minute
+// reached it and the next route's run was answered 429. Set here, past the configuration's check: the
+// limiter still counts every request, as in production, it just never refuses one.
+const config = { ...loaded, rateLimitPerMinute: 1_000_000_000 };
 const app = await buildApp({ config, database, logger: false });
 addFloorRoute(app);
 

@@ -4,7 +4,7 @@
  * and updates can never move a row to another organisation. Only tables with an `orgId` column are
  * accepted (a compile-time error otherwise).
  */
-import { and, count, eq, type ColumnBaseConfig, type SQL } from "drizzle-orm";
+import { and, count, eq, getTableName, sql, type ColumnBaseConfig, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable, TableConfig } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
 
@@ -28,6 +28,11 @@ export interface OrgScope {
   select<T extends OrgOwnedTable>(table: T, options?: SelectOptions): Promise<Row<T>[]>;
   /** The first row matching `where` in this organisation, or null. */
   first<T extends OrgOwnedTable>(table: T, where?: SQL): Promise<Row<T> | null>;
+  /**
+   * The row whose primary key `id` is `id` in this organisation, or null (another organisation's id
+   * is not found). One statement per database and table, prepared once (see `rowByIdStatement`).
+   */
+  byId<T extends OrgOwnedTable & { id: PgColumn }>(table: T, id: string): Promise<Row<T> | null>;
   count<T extends OrgOwnedTable>(table: T, where?: SQL): Promise<number>;
   insert<T extends OrgOwnedTable>(table: T, values: NewRow<T>): Promise<Row<T>>;
   /** Updates the rows matching `where` in this organisation; returns them (empty = none matched). */
@@ -38,6 +43,35 @@ export interface OrgScope {
 // Drizzle's builders are typed per concrete table; the generic helpers below go through this
 // untyped view once, and the OrgScope interface gives callers the precise row types back.
 type AnyTable = PgTable<TableConfig> & { orgId: PgColumn };
+
+interface RowByIdStatement {
+  execute(values: { orgId: string; id: string }): Promise<unknown[]>;
+}
+
+/** Per database (or transaction: a statement runs on the connection of the db it was built from), per table. */
+const rowByIdStatements = new WeakMap<Db, Map<AnyTable, RowByIdStatement>>();
+
+/**
+ * `select * from <table> where org_id = $orgId and id = $id limit 1`, built by drizzle once per
+ * database and table instead of on every request (building it cost about as much CPU as running it).
+ * Named, so PostgreSQL parses it once per connection and may keep one generic plan: a primary-key
+ * lookup, whichever the values. PGlite ignores the name.
+ */
+function rowByIdStatement(db: Db, table: AnyTable & { id: PgColumn }): RowByIdStatement {
+  let statements = rowByIdStatements.get(db);
+  if (!statements) rowByIdStatements.set(db, (statements = new Map()));
+  let statement = statements.get(table);
+  if (!statement) {
+    statement = db
+      .select()
+      .from(table)
+      .where(and(eq(table.orgId, sql.placeholder("orgId")), eq(table.id, sql.placeholder("id"))))
+      .limit(1)
+      .prepare(`org_row_by_id_${getTableName(table)}`) as RowByIdStatement;
+    statements.set(table, statement);
+  }
+  return statement;
+}
 
 export function orgScope(db: Db, orgId: string): OrgScope {
   if (!orgId) throw new Error("orgScope needs an organisation id");
@@ -60,6 +94,10 @@ export function orgScope(db: Db, orgId: string): OrgScope {
     async first(table, where) {
       const t = table as unknown as AnyTable;
       const rows = await db.select().from(t).where(inOrg(t, where)).limit(1);
+      return (rows[0] ?? null) as Row<typeof table> | null;
+    },
+    async byId(table, id) {
+      const rows = await rowByIdStatement(db, table as unknown as AnyTable & { id: PgColumn }).execute({ orgId, id });
       return (rows[0] ?? null) as Row<typeof table> | null;
     },
     async count(table, where) {

@@ -5,10 +5,11 @@
  * straight into the database.
  */
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CALL_EXPORT_COLUMNS, type CallListItem, type CallListResponse } from "../../contract";
-import { callBatches, callQuery, CompiledStatements, compiledStatementCount, countCalls } from "../../server/calls/list";
+import { callBatches, callQuery, CompiledStatements, compiledStatementCount, countCalls, listCalls } from "../../server/calls/list";
 import { csvCell } from "../../server/calls/export";
 import { orgScope } from "../../server/data/orgScope";
 import type { Database } from "../../server/db/client";
@@ -353,6 +354,78 @@ describe("GET /call/", () => {
     const estimated = await countCalls(database.db, query, 10_000, 0);
     expect(estimated.isEstimate).toBe(true);
     expect(estimated.total).toBeGreaterThan(0);
+  });
+});
+
+describe("the unfiltered list's page with its count in one statement", () => {
+  const sort = { sortBy: "startedAt", sortOrder: "desc" } as const;
+  const everyOrder = ["grace", "alan", "ada", "linus", "margaret", "web", "queued"];
+
+  it("answers every page with the exact total, the first page, a later one and one past the end", async () => {
+    for (const [query, expected] of [
+      ["page=1&limit=20", everyOrder],
+      ["page=1&limit=3", everyOrder.slice(0, 3)],
+      ["page=2&limit=3", everyOrder.slice(3, 6)],
+      ["page=3&limit=3", everyOrder.slice(6)],
+      ["page=4&limit=3", []],
+      ["page=9&limit=100", []],
+    ] as const) {
+      const body = await list(query);
+      expect(keysOf(body.data), query).toEqual(expected);
+      expect(body, query).toMatchObject({ total: 7, total_is_estimate: false });
+    }
+    // Sorted by duration or cost, and for the other organisation, the same holds.
+    expect(await list("page=2&limit=5&sortBy=duration&sortOrder=asc")).toMatchObject({ total: 7, total_is_estimate: false });
+    const theirs = await list("page=1&limit=20", other.token);
+    expect(theirs).toMatchObject({ total: 1, total_is_estimate: false });
+    expect(theirs.data.map((item) => item.id)).toEqual([ids.foreign]);
+    expect(await list("page=2&limit=20", other.token)).toMatchObject({ data: [], total: 1 });
+  });
+
+  it("answers 0 for an organisation without calls", async () => {
+    const empty = await newOrganisation(app);
+    for (const page of [1, 2]) expect(await list(`page=${page}&limit=20`, empty.token)).toMatchObject({ data: [], total: 0, total_is_estimate: false });
+  });
+
+  it("gives the total countCalls gives, at and above the exact limit, on every page", async () => {
+    const scope = orgScope(database.db, org.orgId);
+    const query = await callQuery(database.db, scope, sort);
+    for (const [exactLimit, estimateOnlyAbove] of [
+      [10_000, 1_000_000],
+      [7, 1_000_000],
+      [6, 1_000_000],
+      [3, 1_000_000],
+      [10_000, 0],
+    ] as const) {
+      const expected = await countCalls(database.db, query, exactLimit, estimateOnlyAbove);
+      for (const [page, limit] of [
+        [1, 20],
+        [1, 2],
+        [2, 2],
+        [5, 2],
+      ] as const) {
+        const result = await listCalls(database.db, scope, sort, page, limit, exactLimit, estimateOnlyAbove);
+        const label = `limit ${exactLimit}, estimate above ${estimateOnlyAbove}, page ${page} of ${limit}`;
+        expect({ total: result.total, isEstimate: result.totalIsEstimate }, label).toEqual(expected);
+        expect(result.rows.map((row) => row.id), label).toEqual(everyOrder.slice((page - 1) * limit, page * limit).map((key) => ids[key]));
+      }
+    }
+    // Counted above the exact limit: flagged, and never less than what was counted.
+    const capped = await listCalls(database.db, scope, sort, 1, 20, 3, 1_000_000);
+    expect(capped.totalIsEstimate).toBe(true);
+    expect(capped.total).toBeGreaterThanOrEqual(4);
+  });
+
+  it("counts a call added or removed since the last request", async () => {
+    const id = await insertCall(org.orgId, { key: "extra", startedAt: day("2026-01-01T00:00:00Z") });
+    try {
+      expect(await list("page=1&limit=20")).toMatchObject({ total: 8 });
+      expect(await list("page=3&limit=3")).toMatchObject({ total: 8 });
+    } finally {
+      await orgScope(database.db, org.orgId).delete(calls, eq(calls.id, id));
+      delete ids.extra;
+    }
+    expect(await list("page=1&limit=20")).toMatchObject({ total: 7 });
   });
 });
 

@@ -160,6 +160,33 @@ describe("orgScope", () => {
     expect(moved).toMatchObject({ id: "a-alice", orgId: orgA, role: "admin" });
   });
 
+  it("finds a row by id only in the scope's organisation, with the statement prepared once, in a transaction too", async () => {
+    const a = orgScope(database.db, orgA);
+    const b = orgScope(database.db, orgB);
+    // Another organisation's id is not found, like a made-up one; each scope finds its own, every time.
+    for (let round = 0; round < 7; round++) {
+      expect(await a.byId(memberships, "a-alice")).toMatchObject({ id: "a-alice", orgId: orgA, userId: "alice" });
+      expect(await a.byId(memberships, "b-bob")).toBeNull();
+      expect(await a.byId(memberships, "nobody")).toBeNull();
+      expect(await b.byId(memberships, "b-bob")).toMatchObject({ id: "b-bob", orgId: orgB });
+      expect(await b.byId(memberships, "a-alice")).toBeNull();
+    }
+    // Inside a transaction the statement runs on the transaction's connection: it sees the transaction's
+    // own uncommitted row, and after a rollback nobody does.
+    const id = randomUUID();
+    await database.db
+      .transaction(async (tx) => {
+        await orgScope(tx as unknown as Db, orgA).insert(invitations, { id, email: "tx@example.com", inviterId: "alice", expiresAt: new Date(Date.now() + 60_000) });
+        expect(await orgScope(tx as unknown as Db, orgA).byId(invitations, id)).toMatchObject({ id, orgId: orgA });
+        expect(await orgScope(tx as unknown as Db, orgB).byId(invitations, id)).toBeNull();
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Error) || !/rollback/i.test(error.message)) throw error;
+      });
+    expect(await a.byId(invitations, id)).toBeNull();
+  });
+
   it("orders, limits and offsets within the scope", async () => {
     const b = orgScope(database.db, orgB);
     const page = await b.select(memberships, { orderBy: memberships.id, limit: 1, offset: 1 });
