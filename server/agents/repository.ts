@@ -29,7 +29,10 @@ export function storedConfig(row: Pick<AgentRow, "config">): AgentConfig {
   };
 }
 
-export function toApiAgent(row: AgentRow): Agent {
+/** The columns an agent's API answer is made from (AgentAnswers reads exactly these, and keys on them). */
+export type ApiAgentColumns = Pick<AgentRow, "id" | "isPublic" | "cloneKey" | "providerAssistantId" | "clonedFrom" | "createdAt" | "updatedAt" | "config">;
+
+export function toApiAgent(row: ApiAgentColumns): Agent {
   // Added to storedConfig's new object rather than spread into another: spreading its ~30 keys again
   // cost about 20 µs a call, more than the rest of GET /agent/{id}'s own work in Node.
   return Object.assign(storedConfig(row), {
@@ -63,6 +66,7 @@ export function findAgent(scope: OrgScope, id: string): Promise<AgentRow | null>
 interface AgentAnswerRow {
   id: string;
   isPublic: boolean;
+  cloneKey: string | null;
   providerAssistantId: string | null;
   clonedFrom: string | null;
   createdAt: string;
@@ -80,6 +84,7 @@ function answerStatement(db: Db) {
       .select({
         id: agents.id,
         isPublic: agents.isPublic,
+        cloneKey: agents.cloneKey,
         providerAssistantId: agents.providerAssistantId,
         clonedFrom: agents.clonedFrom,
         createdAt: sql<string>`${agents.createdAt}::text`,
@@ -122,7 +127,7 @@ export class AgentAnswers {
     if (!row) return null;
     // No column holds a NUL (PostgreSQL text cannot), so NUL separates them; "=" tells a value from null.
     const nullable = (value: string | null) => (value === null ? "" : `=${value}`);
-    const key = [row.id, row.isPublic, nullable(row.providerAssistantId), nullable(row.clonedFrom), row.createdAt, row.updatedAt, row.config].join("\u0000");
+    const key = [row.id, row.isPublic, nullable(row.cloneKey), nullable(row.providerAssistantId), nullable(row.clonedFrom), row.createdAt, row.updatedAt, row.config].join("\u0000");
     const known = this.answers.get(key);
     if (known !== undefined) {
       // Most recently used last, so the Map's first key is the one to drop.
@@ -133,12 +138,13 @@ export class AgentAnswers {
     const agent = toApiAgent({
       id: row.id,
       isPublic: row.isPublic,
+      cloneKey: row.cloneKey,
       providerAssistantId: row.providerAssistantId,
       clonedFrom: row.clonedFrom,
-      createdAt: agents.createdAt.mapFromDriverValue(row.createdAt),
-      updatedAt: agents.updatedAt.mapFromDriverValue(row.updatedAt),
+      createdAt: agents.createdAt.mapFromDriverValue(row.createdAt) as Date,
+      updatedAt: agents.updatedAt.mapFromDriverValue(row.updatedAt) as Date,
       config: JSON.parse(row.config) as AgentRow["config"],
-    } as AgentRow);
+    });
     const body = this.write({ data: agent });
     this.answers.set(key, body);
     if (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value as string);

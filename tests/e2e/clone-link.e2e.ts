@@ -12,11 +12,11 @@ const e2e = productForThisFile();
 const SECOND = { name: "Grace Hopper", email: "grace.hopper@example.com", password: "cobol-compiler-59" };
 const SECOND_ORG = "Hopper Labs";
 
-/** The active organisation's agents, read through the API with the console's own bearer (get-session). */
+/** The active organisation's agents, read through the API with the console's own short-lived bearer (/api/auth/token). */
 async function agentNames(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
-    const session = (await (await fetch("/api/auth/get-session")).json()) as { session: { token: string } };
-    const response = await fetch("/api/agent/?limit=100", { headers: { Authorization: `Bearer ${session.session.token}` } });
+    const minted = (await (await fetch("/api/auth/token", { cache: "no-store" })).json()) as { data: { token: string } };
+    const response = await fetch("/api/agent/?limit=100", { headers: { Authorization: `Bearer ${minted.data.token}` } });
     if (!response.ok) throw new Error(`GET /api/agent/ answered ${response.status}`);
     const body = (await response.json()) as { data: Array<{ agent_name: string }> };
     return body.data.map((agent) => agent.agent_name).sort();
