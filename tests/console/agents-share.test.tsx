@@ -131,7 +131,7 @@ describe("sharing an agent", () => {
     expect(screen.getByText(/Off: nobody can copy this agent/)).toBeInTheDocument();
 
     await user.click(consent);
-    expect(await screen.findByText("Anyone signed in with the private clone link can now copy this agent")).toBeInTheDocument();
+    expect((await screen.findByText("Anyone signed in with the private clone link can now copy this agent")).closest(".ant-message")).not.toBeNull(); // page-level notice
     await waitFor(() => expect(screen.getByLabelText("Private clone link")).toHaveValue(`${window.location.origin}/agent/private/${AGENT_ID}?key=first-key`));
 
     await user.click(screen.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" }));

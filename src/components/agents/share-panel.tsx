@@ -55,6 +55,7 @@ function usePublicLinkHint(): { pid: string | null; hint?: ReactNode } {
  */
 function CloneSharing({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
   const { mutate, mutation } = useUpdate<Agent>();
+  const toasts = useToasts();
   const [enabled, setEnabled] = useState(agent.clone_enabled);
   const [cloneKey, setCloneKey] = useState(agent.clone_key);
   const { cloneLink } = shareLinks(agent.id, { cloneKey: enabled ? cloneKey : null });
@@ -66,13 +67,14 @@ function CloneSharing({ agent, disabled }: { agent: Agent; disabled?: boolean })
         resource: "agent",
         id: agent.id,
         values: { clone_enabled: next },
-        successNotification: () => ({ type: "success", message: next ? text.cloneTurnedOn : text.cloneTurnedOff }),
+        successNotification: false, // page-level, below (like Public's switch)
         errorNotification: (error) => ({ type: "error", message: text.publicFailed, description: error?.message }),
       },
       {
         onSuccess: ({ data }) => {
           setEnabled(data.clone_enabled);
           setCloneKey(data.clone_key);
+          toasts.notice(data.clone_enabled ? text.cloneTurnedOn : text.cloneTurnedOff);
         },
         onError: () => setEnabled(!next),
       },
