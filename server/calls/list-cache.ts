@@ -20,8 +20,10 @@
  * answer. Nothing in an answer depends on the clock (dates are whole UTC days given by the caller; no
  * status is derived from the time). The total above 20,000 calls is the planner's estimate, which may
  * also move when PostgreSQL analyzes the table without any call changing: a kept answer then shows the
- * estimate of its version, flagged total_is_estimate as always.
- * At most `maxEntries` answers (500) are kept, the least recently used dropped first.
+ * estimate of its version, flagged total_is_estimate as always. TRUNCATE calls bumps nothing (no code
+ * truncates it; whoever does by hand restarts the API).
+ * At most `maxEntries` answers (500) and `maxChars` characters of them (16 million) are kept, the least
+ * recently used dropped first.
  */
 import { eq, sql } from "drizzle-orm";
 import type { OrgScope } from "../data/orgScope";
@@ -44,18 +46,39 @@ export async function callListVersion(db: Db, orgId: string): Promise<number> {
 }
 
 export const CALL_LIST_ANSWERS_KEPT = 500;
+/**
+ * And at most this many characters of JSON in all (a page of 100 calls with long summaries is tens of
+ * kilobytes): 16 million, about 32 MB of JavaScript strings at worst.
+ */
+export const CALL_LIST_ANSWER_CHARS_KEPT = 16_000_000;
 
 /** The JSON text of GET /call/ answers by organisation and request, with the version each was read under. */
 export class CallListAnswers {
   private readonly answers = new Map<string, { version: number; body: string }>();
+  private chars = 0;
   /** Requests answered from memory, and requests that read the list (tests, diagnostics). */
   hits = 0;
   misses = 0;
 
-  constructor(private readonly maxEntries = CALL_LIST_ANSWERS_KEPT) {}
+  constructor(
+    private readonly maxEntries = CALL_LIST_ANSWERS_KEPT,
+    private readonly maxChars = CALL_LIST_ANSWER_CHARS_KEPT,
+  ) {}
 
+  /** How many answers are kept, and their characters in all. */
   get size(): number {
     return this.answers.size;
+  }
+
+  get keptChars(): number {
+    return this.chars;
+  }
+
+  private drop(key: string): void {
+    const kept = this.answers.get(key);
+    if (kept === undefined) return;
+    this.answers.delete(key);
+    this.chars -= kept.body.length;
   }
 
   /**
@@ -79,9 +102,12 @@ export class CallListAnswers {
     // A slower request that read an older version does not replace an answer of a newer one.
     const newer = this.answers.get(key);
     if (newer !== undefined && newer.version > version) return body;
-    this.answers.delete(key);
+    this.drop(key);
+    if (body.length > this.maxChars) return body;
     this.answers.set(key, { version, body });
-    if (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value as string);
+    this.chars += body.length;
+    // The least recently used first (the Map's first key) until both limits hold.
+    while (this.answers.size > this.maxEntries || this.chars > this.maxChars) this.drop(this.answers.keys().next().value as string);
     return body;
   }
 }

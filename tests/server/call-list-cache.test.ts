@@ -179,6 +179,23 @@ describe("CallListAnswers", () => {
     expect(answers.size).toBe(3);
     expect(answers.hits).toBe(2);
   });
+
+  it("keeps at most its limit of characters in all; an answer larger than that is sent, not kept", async () => {
+    const answers = new CallListAnswers(500, 1000);
+    const scope = orgScope(database.db, org.orgId);
+    for (let page = 1; page <= 50; page++) await answers.answer(database.db, scope, { page }, async () => "x".repeat(300));
+    expect(answers.size).toBe(3);
+    expect(answers.keptChars).toBe(900);
+    expect(await answers.answer(database.db, scope, { page: 99 }, async () => "y".repeat(1001))).toHaveLength(1001);
+    expect(answers.keptChars).toBe(900);
+    let reads = 0;
+    await answers.answer(database.db, scope, { page: 99 }, async () => (reads++, "y".repeat(1001)));
+    expect(reads).toBe(1);
+    // Page 50 was kept (the most recent), page 1 was dropped long ago.
+    await answers.answer(database.db, scope, { page: 50 }, async () => (reads++, "z"));
+    await answers.answer(database.db, scope, { page: 1 }, async () => (reads++, "z"));
+    expect(reads).toBe(2);
+  });
 });
 
 describe("call_list_versions", () => {
