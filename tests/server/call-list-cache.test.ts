@@ -16,7 +16,7 @@ import { orgScope } from "../../server/data/orgScope";
 import type { Database } from "../../server/db/client";
 import { calls } from "../../server/db/schema";
 import { WEBHOOK_SECRET, addPhoneNumber, createAgent, endOfCallReport, newOrganisation, postWebhook, type TestOrg } from "./calls-fixtures";
-import { bearer, buildTestApp, migratedDatabase } from "./helpers";
+import { TEST_DATABASE_URL, bearer, buildTestApp, migratedDatabase } from "./helpers";
 
 let database: Database;
 let app: FastifyInstance;
@@ -230,3 +230,38 @@ describe("call_list_versions", () => {
     expect(await callListVersion(database.db, fresh.orgId)).toBe(0);
   });
 });
+
+describe.runIf(TEST_DATABASE_URL)("call_list_versions on PostgreSQL (TEST_DATABASE_URL)", () => {
+  it("does not deadlock a webhook ending a call with a call being placed in the same organisation", async () => {
+    if (database.driver.kind !== "postgres") throw new Error("expected PostgreSQL");
+    const callId = await insertCall(org.orgId, { status: "queued" });
+    const placing = await database.driver.pool.connect();
+    const ending = await database.driver.pool.connect();
+    try {
+      // reserveCall (server/wallet/wallet.ts): the organisation's row locked first, the call inserted after.
+      await placing.query("begin");
+      await placing.query("select id from organizations where id = $1 for update", [org.orgId]);
+      // A webhook ending a call: the call updated, then a ledger entry (its foreign key reads the organisation).
+      await ending.query("begin");
+      const ended = (async () => {
+        await ending.query("update calls set status = 'ended' where id = $1", [callId]);
+        await ending.query("insert into wallet_ledger (id, org_id, amount_micros, kind, description) values ($1, $2, -1, 'adjustment', 'test')", [randomUUID(), org.orgId]);
+        await ending.query("commit");
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const version = await callListVersion(database.db, org.orgId);
+      await placing.query("insert into calls (id, org_id, type, status) values ($1, $2, 'outbound', 'queued')", [randomUUID(), org.orgId]);
+      await placing.query("commit");
+      await ended;
+      expect(await callListVersion(database.db, org.orgId)).toBe(version + 2);
+    } finally {
+      placing.release();
+      ending.release();
+    }
+  });
+});
+if (!TEST_DATABASE_URL) {
+  describe("call_list_versions on PostgreSQL", () => {
+    it.skip("skipped because TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/postgres)", () => {});
+  });
+}
