@@ -374,3 +374,17 @@ export const webCallLinks = pgTable(
   },
   (table) => [index("web_call_links_org_created_idx").on(table.orgId, table.createdAt)],
 );
+
+/**
+ * Per organisation, a number that grows whenever anything a call-list answer is made of may have
+ * changed: bumped in the same transaction as the change by statement-level triggers (migration
+ * 0006_call_list_versions, hand-written SQL at its end) on calls (insert, update, delete) and on agents
+ * (update, delete: the list shows the agent's name). Once per statement, not per row, so a bulk load
+ * pays once. No foreign key: a deleted organisation's calls are deleted by cascade, and the trigger
+ * then writes the organisation's row after the organisation is gone. The call list's answer cache
+ * (server/calls/list-cache.ts) keys its answers on it, so every API process sees a change at once.
+ */
+export const callListVersions = pgTable("call_list_versions", {
+  orgId: text("org_id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull(),
+});

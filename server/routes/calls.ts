@@ -20,6 +20,7 @@ import { findAgent, findAgentInAnyOrganisation } from "../agents/repository";
 import { DAY_MS, tooManyForAgent, tooManyFromClient } from "../calls/limits";
 import { callsCsvStream, exportFileName } from "../calls/export";
 import { callQuery, countCallsExactly, listCalls } from "../calls/list";
+import { CallListAnswers } from "../calls/list-cache";
 import { agentNameOf, countAgentCallsSince, findCall, toApiCall, toApiCallListItem } from "../calls/repository";
 import { assertToolsValid, placeOutboundCall, type CallContext } from "../calls/service";
 import type { AppConfig } from "../config";
@@ -27,6 +28,7 @@ import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
+import { compileFastSerializer } from "../plugins/serializer";
 import type { VoiceProvider } from "../voice/types";
 import { walletPolicy } from "../wallet/wallet";
 import { eq } from "drizzle-orm";
@@ -55,6 +57,12 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
     "successEvaluation take one value or several separated by commas; durationMin/Max are seconds, costMin/Max USD. " +
     "sortBy startedAt (default) | duration | cost, sortOrder desc (default) | asc. Unknown parameters answer 400.";
 
+  // GET /call/'s answers, kept per organisation and request until its calls change (CallListAnswers);
+  // zod checks each new one outside production, as the response schema would.
+  const writeList = compileFastSerializer(callListResponseSchema) ?? JSON.stringify;
+  const checkAnswers = config.nodeEnv !== "production";
+  const listAnswers = new CallListAnswers();
+
   app.get(
     callPaths.calls,
     {
@@ -69,13 +77,18 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
         response: { 200: callListResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const identity = request.requireIdentity();
       const scope = request.requireOrg();
       if (!can(identity.role, "call", "list")) throw ApiError.forbidden("Your role may not view calls.");
-      const { page, limit, ...filters } = request.query;
-      const result = await listCalls(db, scope, filters, page, limit);
-      return { data: result.rows.map(toApiCallListItem), total: result.total, page, limit, total_is_estimate: result.totalIsEstimate };
+      const body = await listAnswers.answer(db, scope, request.query, async () => {
+        const { page, limit, ...filters } = request.query;
+        const result = await listCalls(db, scope, filters, page, limit);
+        const answer = { data: result.rows.map(toApiCallListItem), total: result.total, page, limit, total_is_estimate: result.totalIsEstimate };
+        return writeList(checkAnswers ? callListResponseSchema.parse(answer) : answer);
+      });
+      // Already the JSON text of the answer: Fastify sends a string with a JSON content type as it is.
+      return reply.type("application/json; charset=utf-8").send(body as never);
     },
   );
 
