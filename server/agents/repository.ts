@@ -62,8 +62,9 @@ export function findAgent(scope: OrgScope, id: string): Promise<AgentRow | null>
   return scope.byId(agents, id);
 }
 
-/** What an agent's answer is made of, as PostgreSQL writes it (timestamps and configuration as text). */
+/** What an agent's answer is made of, as PostgreSQL writes it (timestamps and configuration as text), and the row version. */
 interface AgentAnswerRow {
+  version: string;
   id: string;
   isPublic: boolean;
   cloneKey: string | null;
@@ -74,43 +75,60 @@ interface AgentAnswerRow {
   config: string;
 }
 
-const answerStatements = new WeakMap<Db, { execute(values: { orgId: string; id: string }): Promise<AgentAnswerRow[]> }>();
+type Statement<Row> = { execute(values: { orgId: string; id: string }): Promise<Row[]> };
+const answerStatements = new WeakMap<Db, { version: Statement<{ version: string }>; row: Statement<AgentAnswerRow> }>();
 
-/** The statement behind AgentAnswers.find, built once per database (named: a primary-key lookup). */
-function answerStatement(db: Db) {
-  let statement = answerStatements.get(db);
-  if (!statement) {
-    statement = db
-      .select({
-        id: agents.id,
-        isPublic: agents.isPublic,
-        cloneKey: agents.cloneKey,
-        providerAssistantId: agents.providerAssistantId,
-        clonedFrom: agents.clonedFrom,
-        createdAt: sql<string>`${agents.createdAt}::text`,
-        updatedAt: sql<string>`${agents.updatedAt}::text`,
-        config: sql<string>`${agents.config}::text`,
-      })
-      .from(agents)
-      .where(and(eq(agents.orgId, sql.placeholder("orgId")), eq(agents.id, sql.placeholder("id"))))
-      .limit(1)
-      .prepare("agent_answer_by_id");
-    answerStatements.set(db, statement);
+/**
+ * The statements behind AgentAnswers.find, built once per database (named: primary-key lookups): the
+ * row's version alone, and the whole row with its version. The version is the row's xmin, the transaction
+ * that wrote the row as it stands: any UPDATE (through the API or straight in SQL, whatever it changes)
+ * writes a new row version with a new xmin, and a row deleted and inserted again gets a new one too.
+ */
+function answerStatementsFor(db: Db) {
+  let statements = answerStatements.get(db);
+  if (!statements) {
+    const byOrgAndId = and(eq(agents.orgId, sql.placeholder("orgId")), eq(agents.id, sql.placeholder("id")));
+    statements = {
+      version: db
+        .select({ version: sql<string>`xmin::text` })
+        .from(agents)
+        .where(byOrgAndId)
+        .limit(1)
+        .prepare("agent_answer_version"),
+      row: db
+        .select({
+          version: sql<string>`xmin::text`,
+          id: agents.id,
+          isPublic: agents.isPublic,
+          cloneKey: agents.cloneKey,
+          providerAssistantId: agents.providerAssistantId,
+          clonedFrom: agents.clonedFrom,
+          createdAt: sql<string>`${agents.createdAt}::text`,
+          updatedAt: sql<string>`${agents.updatedAt}::text`,
+          config: sql<string>`${agents.config}::text`,
+        })
+        .from(agents)
+        .where(byOrgAndId)
+        .limit(1)
+        .prepare("agent_answer_by_id"),
+    };
+    answerStatements.set(db, statements);
   }
-  return statement;
+  return statements;
 }
 
 /**
- * GET /agent/{id}'s answer body (`{"data": agent}` as JSON text), remembered by the content of the row it
- * is made from: every column toApiAgent reads, as PostgreSQL writes them, is the key. The same row always
- * gives the same answer, so a remembered one is never stale: a change to the agent changes the key (and
- * the old entry is dropped in its turn). What this saves on every request: parsing the stored
- * configuration (JSON.parse), merging it over the defaults, and writing the answer again, about a fifth
- * of the route's CPU in Node under load. At most `maxEntries` answers are kept, the least recently used
- * dropped first.
+ * GET /agent/{id}'s answer body (`{"data": agent}` as JSON text), remembered per organisation and agent
+ * under the row's version (xmin, see answerStatementsFor). A request reads the version only (a few bytes
+ * instead of the configuration's kilobytes) and sends the remembered text when it matches; otherwise it
+ * reads the row with its version and remembers the new answer under that version, the one the answer was
+ * made from (not the one read first: the row may have changed in between). A remembered answer is
+ * therefore never older than the row a request sees. What this saves on every request: reading and
+ * parsing the stored configuration, merging it over the defaults, and writing the answer again. At most
+ * `maxEntries` answers are kept, the least recently used dropped first.
  */
 export class AgentAnswers {
-  private readonly answers = new Map<string, string>();
+  private readonly answers = new Map<string, { version: string; body: string }>();
 
   constructor(
     private readonly write: (body: { data: Agent }) => string,
@@ -123,18 +141,22 @@ export class AgentAnswers {
 
   /** The answer for the organisation's agent `id`, or null when the organisation has no such agent. */
   async find(db: Db, scope: OrgScope, id: string): Promise<string | null> {
-    const [row] = await answerStatement(db).execute({ orgId: scope.orgId, id });
-    if (!row) return null;
-    // No column holds a NUL (PostgreSQL text cannot), so NUL separates them; "=" tells a value from null.
-    const nullable = (value: string | null) => (value === null ? "" : `=${value}`);
-    const key = [row.id, row.isPublic, nullable(row.cloneKey), nullable(row.providerAssistantId), nullable(row.clonedFrom), row.createdAt, row.updatedAt, row.config].join("\u0000");
+    const statements = answerStatementsFor(db);
+    const values = { orgId: scope.orgId, id };
+    const key = `${scope.orgId}\u0000${id}`;
     const known = this.answers.get(key);
-    if (known !== undefined) {
-      // Most recently used last, so the Map's first key is the one to drop.
-      this.answers.delete(key);
-      this.answers.set(key, known);
-      return known;
+    if (known) {
+      const [current] = await statements.version.execute(values);
+      if (!current) return null;
+      if (current.version === known.version) {
+        // Most recently used last, so the Map's first key is the one to drop.
+        this.answers.delete(key);
+        this.answers.set(key, known);
+        return known.body;
+      }
     }
+    const [row] = await statements.row.execute(values);
+    if (!row) return null;
     const agent = toApiAgent({
       id: row.id,
       isPublic: row.isPublic,
@@ -146,7 +168,8 @@ export class AgentAnswers {
       config: JSON.parse(row.config) as AgentRow["config"],
     });
     const body = this.write({ data: agent });
-    this.answers.set(key, body);
+    this.answers.delete(key);
+    this.answers.set(key, { version: row.version, body });
     if (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value as string);
     return body;
   }
