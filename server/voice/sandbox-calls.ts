@@ -111,6 +111,41 @@ export interface SandboxEvent {
   message: Json;
 }
 
+/** Vapi's end-of-call report for a sandbox call: its cost from the billed seconds, in dollars as Vapi sends them. */
+function endOfCallReport(report: {
+  at: number;
+  timestamp: number;
+  endedReason: string;
+  startedAt: string;
+  endedAt: string;
+  billedSeconds: number;
+  artifact: { transcript: string; messages: Json[] };
+  analysis: Json;
+  customer: Json;
+  baseCall: Json;
+}): SandboxEvent {
+  const { parts, totalMicros } = sandboxCost(report.billedSeconds);
+  const usd = (micros: number) => micros / 1_000_000;
+  const cost = usd(totalMicros);
+  const costBreakdown = { ...Object.fromEntries(Object.entries(parts).map(([part, micros]) => [part, usd(micros)])), total: cost };
+  const { at, timestamp, endedReason, startedAt, endedAt, artifact, analysis, customer, baseCall } = report;
+  return {
+    at,
+    message: {
+      type: "end-of-call-report",
+      timestamp,
+      endedReason,
+      cost,
+      startedAt,
+      endedAt,
+      artifact,
+      analysis,
+      customer,
+      call: { ...baseCall, status: "ended", endedReason, updatedAt: endedAt, startedAt, endedAt, cost, costBreakdown },
+    },
+  };
+}
+
 /**
  * The whole life of one simulated call as the events Vapi would send, in order. Pure: `placedAt` is
  * the clock at placing, `callSeconds` how long the call takes from queued to ended.
@@ -176,9 +211,6 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
 
   // Billed per started second of talk; nothing when nobody answered.
   const billedSeconds = answered ? Math.max(1, Math.ceil(talkMs / 1000)) : 0;
-  const { parts, totalMicros } = sandboxCost(billedSeconds);
-  const usd = (micros: number) => micros / 1_000_000;
-  const costBreakdown = { ...Object.fromEntries(Object.entries(parts).map(([part, micros]) => [part, usd(micros)])), total: usd(totalMicros) };
 
   const agentName = config.agent_name.trim() || "The assistant";
   const summary =
@@ -194,30 +226,18 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   if (answered && config.analysis_plan.structured_data_prompt.trim()) analysis.structuredData = { customerName: name, outcome, sandbox: true };
 
   const callStartedAt = answered ? inProgressAt : ringingAt;
-  const report: SandboxEvent = {
+  const report = endOfCallReport({
     at: endedAt,
-    message: {
-      type: "end-of-call-report",
-      timestamp: placedAt + endedAt,
-      endedReason,
-      cost: usd(totalMicros),
-      startedAt: iso(callStartedAt),
-      endedAt: iso(endedAt),
-      artifact: { transcript, messages },
-      analysis,
-      customer,
-      call: {
-        ...baseCall,
-        status: "ended",
-        endedReason,
-        updatedAt: iso(endedAt),
-        startedAt: iso(callStartedAt),
-        endedAt: iso(endedAt),
-        cost: usd(totalMicros),
-        costBreakdown,
-      },
-    },
-  };
+    timestamp: placedAt + endedAt,
+    endedReason,
+    startedAt: iso(callStartedAt),
+    endedAt: iso(endedAt),
+    billedSeconds,
+    artifact: { transcript, messages },
+    analysis,
+    customer,
+    baseCall,
+  });
 
   return [
     status("queued", 0),
@@ -289,9 +309,6 @@ export function sandboxEndEvents(
   });
   const transcript = spoken.map((line) => `${line.role === "bot" ? "AI" : "User"}: ${line.text}`).join("\n");
   const billedSeconds = Math.max(1, Math.ceil(talkMs / 1000));
-  const { parts, totalMicros } = sandboxCost(billedSeconds);
-  const usd = (micros: number) => micros / 1_000_000;
-  const costBreakdown = { ...Object.fromEntries(Object.entries(parts).map(([part, micros]) => [part, usd(micros)])), total: usd(totalMicros) };
   const analysis: Json = { summary: end.summary, successEvaluation: successEvaluation(call.config.analysis_plan.success_evaluation_rubric, true) };
   return [
     {
@@ -305,30 +322,18 @@ export function sandboxEndEvents(
         call: { ...baseCall, status: "ended", updatedAt: iso(endedAt), endedReason: end.endedReason },
       },
     },
-    {
+    endOfCallReport({
       at: endedAt,
-      message: {
-        type: "end-of-call-report",
-        timestamp: endedAt,
-        endedReason: end.endedReason,
-        cost: usd(totalMicros),
-        startedAt: iso(call.startedAt),
-        endedAt: iso(endedAt),
-        artifact: { transcript, messages },
-        analysis,
-        customer,
-        call: {
-          ...baseCall,
-          status: "ended",
-          endedReason: end.endedReason,
-          updatedAt: iso(endedAt),
-          startedAt: iso(call.startedAt),
-          endedAt: iso(endedAt),
-          cost: usd(totalMicros),
-          costBreakdown,
-        },
-      },
-    },
+      timestamp: endedAt,
+      endedReason: end.endedReason,
+      startedAt: iso(call.startedAt),
+      endedAt: iso(endedAt),
+      billedSeconds,
+      artifact: { transcript, messages },
+      analysis,
+      customer,
+      baseCall,
+    }),
   ];
 }
 
