@@ -6,6 +6,7 @@
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { DEFAULT_AGENT_CONFIG, type Agent, type AgentConfig } from "../../contract";
+import { KeptAnswers } from "../data/kept-answers";
 import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
@@ -128,15 +129,17 @@ function answerStatementsFor(db: Db) {
  * `maxEntries` answers are kept, the least recently used dropped first.
  */
 export class AgentAnswers {
-  private readonly answers = new Map<string, { version: string; body: string }>();
+  private readonly kept: KeptAnswers<string>;
 
   constructor(
     private readonly write: (body: { data: Agent }) => string,
-    private readonly maxEntries = 500,
-  ) {}
+    maxEntries = 500,
+  ) {
+    this.kept = new KeptAnswers(maxEntries);
+  }
 
   get size(): number {
-    return this.answers.size;
+    return this.kept.size;
   }
 
   /** The answer for the organisation's agent `id`, or null when the organisation has no such agent. */
@@ -144,16 +147,11 @@ export class AgentAnswers {
     const statements = answerStatementsFor(db);
     const values = { orgId: scope.orgId, id };
     const key = `${scope.orgId}\u0000${id}`;
-    const known = this.answers.get(key);
-    if (known) {
+    if (this.kept.versionOf(key) !== undefined) {
       const [current] = await statements.version.execute(values);
       if (!current) return null;
-      if (current.version === known.version) {
-        // Most recently used last, so the Map's first key is the one to drop.
-        this.answers.delete(key);
-        this.answers.set(key, known);
-        return known.body;
-      }
+      const kept = this.kept.get(key, current.version);
+      if (kept !== undefined) return kept;
     }
     const [row] = await statements.row.execute(values);
     if (!row) return null;
@@ -168,9 +166,7 @@ export class AgentAnswers {
       config: JSON.parse(row.config) as AgentRow["config"],
     });
     const body = this.write({ data: agent });
-    this.answers.delete(key);
-    this.answers.set(key, { version: row.version, body });
-    if (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value as string);
+    this.kept.keep(key, row.version, body);
     return body;
   }
 }

@@ -29,6 +29,7 @@ import { eq, sql } from "drizzle-orm";
 import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { callListVersions } from "../db/schema";
+import { KeptAnswers } from "../data/kept-answers";
 
 function prepareVersion(db: Db) {
   // Named: one plan per connection, and no value could make a generic plan of a primary-key read wrong.
@@ -54,31 +55,22 @@ export const CALL_LIST_ANSWER_CHARS_KEPT = 16_000_000;
 
 /** The JSON text of GET /call/ answers by organisation and request, with the version each was read under. */
 export class CallListAnswers {
-  private readonly answers = new Map<string, { version: number; body: string }>();
-  private chars = 0;
+  private readonly kept: KeptAnswers<number>;
   /** Requests answered from memory, and requests that read the list (tests, diagnostics). */
   hits = 0;
   misses = 0;
 
-  constructor(
-    private readonly maxEntries = CALL_LIST_ANSWERS_KEPT,
-    private readonly maxChars = CALL_LIST_ANSWER_CHARS_KEPT,
-  ) {}
+  constructor(maxEntries = CALL_LIST_ANSWERS_KEPT, maxChars = CALL_LIST_ANSWER_CHARS_KEPT) {
+    this.kept = new KeptAnswers(maxEntries, maxChars);
+  }
 
   /** How many answers are kept, and their characters in all. */
   get size(): number {
-    return this.answers.size;
+    return this.kept.size;
   }
 
   get keptChars(): number {
-    return this.chars;
-  }
-
-  private drop(key: string): void {
-    const kept = this.answers.get(key);
-    if (kept === undefined) return;
-    this.answers.delete(key);
-    this.chars -= kept.body.length;
+    return this.kept.keptChars;
   }
 
   /**
@@ -89,25 +81,15 @@ export class CallListAnswers {
     const version = await callListVersion(db, scope.orgId);
     // The organisation first, then the validated parameters (zod gives them in the schema's order).
     const key = JSON.stringify([scope.orgId, params]);
-    const kept = this.answers.get(key);
-    if (kept !== undefined && kept.version === version) {
+    const kept = this.kept.get(key, version);
+    if (kept !== undefined) {
       this.hits += 1;
-      // Most recently used last, so the Map's first key is the one to drop.
-      this.answers.delete(key);
-      this.answers.set(key, kept);
-      return kept.body;
+      return kept;
     }
     this.misses += 1;
     const body = await read();
     // A slower request that read an older version does not replace an answer of a newer one.
-    const newer = this.answers.get(key);
-    if (newer !== undefined && newer.version > version) return body;
-    this.drop(key);
-    if (body.length > this.maxChars) return body;
-    this.answers.set(key, { version, body });
-    this.chars += body.length;
-    // The least recently used first (the Map's first key) until both limits hold.
-    while (this.answers.size > this.maxEntries || this.chars > this.maxChars) this.drop(this.answers.keys().next().value as string);
+    if ((this.kept.versionOf(key) ?? -1) <= version) this.kept.keep(key, version, body);
     return body;
   }
 }
