@@ -6,7 +6,6 @@ import { z } from "zod";
 import {
   ERROR_CODES,
   INSUFFICIENT_BALANCE_DETAIL,
-  SANDBOX_WEB_CALL_MAX_SECONDS,
   WEB_CALL_NOT_FOUND,
   WEB_CALL_SANDBOX_CALL_NOT_FOUND,
   WEB_CALL_SANDBOX_ONLY,
@@ -32,7 +31,16 @@ import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { calls, webCallLinks } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { sandboxInProgressEvent, sandboxProviderCallId, sandboxWebCallEnd, type SandboxRunningCall } from "../voice/sandbox-calls";
+import {
+  sandboxInProgressEvent,
+  sandboxProviderCallId,
+  sandboxWebCallEnd,
+  sandboxWebCallLatestEnd,
+  sandboxWebCallSeconds,
+  sandboxWebProviderCallId,
+  type SandboxRunningCall,
+} from "../voice/sandbox-calls";
+import { orgScope } from "../data/orgScope";
 import type { VoiceProvider } from "../voice/types";
 import { reserveCall, walletPolicy } from "../wallet/wallet";
 import { findLinkBySlug, insertLink, linkVariables, listLinks, toApiLink, toWebCallDetails, type LinkAgent, type WebCallLinkRow } from "../web-calls/links";
@@ -46,9 +54,6 @@ export interface WebCallRoutesOptions {
   sandboxCallsPerMinute?: number;
 }
 
-/** A sandbox web call whose page went away ends this long after its length (the page ends it on time). */
-const SANDBOX_WEB_CALL_GRACE_MS = 10_000;
-
 const sandboxStartBodySchema = z.strictObject({}).optional();
 const sandboxEndBodySchema = z
   .strictObject({
@@ -58,9 +63,6 @@ const sandboxEndBodySchema = z
   })
   .optional();
 
-/** How long the link's sandbox call may last: the agent's max_duration_seconds, at most SANDBOX_WEB_CALL_MAX_SECONDS. */
-const sandboxSeconds = (agent: Pick<LinkAgent, "config">) => Math.min(SANDBOX_WEB_CALL_MAX_SECONDS, agent.config.max_duration_seconds);
-
 function runningWebCall(link: WebCallLinkRow, agent: LinkAgent, callId: string, startedAt: number): SandboxRunningCall {
   return {
     callId,
@@ -68,7 +70,7 @@ function runningWebCall(link: WebCallLinkRow, agent: LinkAgent, callId: string, 
     agentId: agent.id,
     config: agent.config,
     type: "web",
-    providerCallId: `sandbox-web-${callId}`,
+    providerCallId: sandboxWebProviderCallId(callId),
     phoneNumberId: null,
     customerNumber: null,
     customerName: link.recipientName,
@@ -268,10 +270,9 @@ export const webCallRoutes: FastifyPluginAsyncZod<WebCallRoutesOptions> = async 
       );
       if (!reserved) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
       await sandbox.send(sandboxInProgressEvent(call));
-      const seconds = sandboxSeconds(agent);
       // If the page never ends it (closed, offline), the sandbox does, as Vapi would at the call's limit.
-      sandbox.play(callId, sandboxWebCallEnd(call, startedAt + seconds * 1000 + SANDBOX_WEB_CALL_GRACE_MS, "exceeded-max-duration", { title: link.callTitle }));
-      return reply.status(201).send({ data: { id: callId, status: "in-progress", maxDurationSeconds: seconds } });
+      sandbox.play(callId, sandboxWebCallEnd(call, sandboxWebCallLatestEnd(startedAt, agent.config), "exceeded-max-duration", { title: link.callTitle }));
+      return reply.status(201).send({ data: { id: callId, status: "in-progress", maxDurationSeconds: sandboxWebCallSeconds(agent.config) } });
     },
   );
 
@@ -296,16 +297,12 @@ export const webCallRoutes: FastifyPluginAsyncZod<WebCallRoutesOptions> = async 
       if (!found) throw ApiError.notFound(WEB_CALL_SANDBOX_CALL_NOT_FOUND);
       const { link, agent } = found;
       const { callId } = request.params;
-      const [row] = await db
-        .select({ status: calls.status, startedAt: calls.startedAt, providerCallId: calls.providerCallId })
-        .from(calls)
-        .where(and(eq(calls.id, callId), eq(calls.orgId, agent.orgId), eq(calls.agentId, agent.id), eq(calls.type, "web"), eq(calls.isSandbox, true)))
-        .limit(1);
+      const row = await orgScope(db, agent.orgId).first(calls, and(eq(calls.id, callId), eq(calls.agentId, agent.id), eq(calls.type, "web"), eq(calls.isSandbox, true)));
       // Only the link's own sandbox web calls: their provider id is the one POST …/call gave them.
-      if (!row || row.providerCallId !== `sandbox-web-${callId}`) throw ApiError.notFound(WEB_CALL_SANDBOX_CALL_NOT_FOUND);
+      if (!row || row.providerCallId !== sandboxWebProviderCallId(callId)) throw ApiError.notFound(WEB_CALL_SANDBOX_CALL_NOT_FOUND);
       if (row.status === "ended") return { data: { id: callId, status: "ended" } };
       const call = runningWebCall(link, agent, callId, row.startedAt.getTime());
-      const latest = call.startedAt + sandboxSeconds(agent) * 1000 + SANDBOX_WEB_CALL_GRACE_MS;
+      const latest = sandboxWebCallLatestEnd(call.startedAt, agent.config);
       const reason = request.body?.reason ?? "customer-ended-call";
       sandbox.cancel(callId);
       for (const event of sandboxWebCallEnd(call, Math.min(Date.now(), latest), reason, { title: link.callTitle })) await sandbox.send(event.message);

@@ -20,9 +20,25 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { AgentConfig } from "../../contract/agent";
 import type { CallType } from "../../contract/call";
-import { SANDBOX_WEB_CALL_END_MESSAGE, sandboxLineMs, sandboxWebCallOpening } from "../../contract/web-call-sandbox";
+import { SANDBOX_WEB_CALL_END_MESSAGE, SANDBOX_WEB_CALL_MAX_SECONDS, sandboxLineMs, sandboxWebCallOpening } from "../../contract/web-call-sandbox";
 import { signedHeaders } from "../webhooks/signature";
 import type { PhoneCallRequest, ProviderCallStatus, WebhookDelivery } from "./types";
+
+/** The provider call id of a browser sandbox web call (POST /webcall/public/{slug}/call), which tells it from other sandbox calls. */
+const SANDBOX_WEB_CALL_ID_PREFIX = "sandbox-web-";
+export const sandboxWebProviderCallId = (callId: string): string => `${SANDBOX_WEB_CALL_ID_PREFIX}${callId}`;
+export const isSandboxWebProviderCallId = (providerCallId: string | null): boolean => providerCallId?.startsWith(SANDBOX_WEB_CALL_ID_PREFIX) ?? false;
+
+/** How long a browser sandbox web call may last: the agent's max_duration_seconds, at most SANDBOX_WEB_CALL_MAX_SECONDS. */
+export const sandboxWebCallSeconds = (config: Pick<AgentConfig, "max_duration_seconds">): number =>
+  Math.min(SANDBOX_WEB_CALL_MAX_SECONDS, config.max_duration_seconds);
+
+/**
+ * When a browser sandbox web call ends if its page never ends it (closed, offline), as Vapi would at the
+ * call's limit: its length plus 10 s of grace (the page itself ends it on time).
+ */
+export const sandboxWebCallLatestEnd = (startedAt: number, config: Pick<AgentConfig, "max_duration_seconds">): number =>
+  startedAt + sandboxWebCallSeconds(config) * 1000 + 10_000;
 
 export type SandboxOutcome = "answered" | "busy" | "no-answer" | "voicemail";
 

@@ -17,16 +17,20 @@ import { and, eq, ne } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_AGENT_CONFIG } from "../../contract/agent";
 import type { CallType } from "../../contract/call";
-import { SANDBOX_WEB_CALL_MAX_SECONDS } from "../../contract/web-call-sandbox";
 import type { Db } from "../db/client";
 import { agents, calls } from "../db/schema";
 import { webhookDelivery } from "../routes/webhooks";
 import { resolveWebhookSecret } from "../webhooks/secret";
-import { createSandboxCalls, sandboxResumedEnd, sandboxWebCallEnd, type SandboxCalls, type SandboxRunningCall } from "./sandbox-calls";
+import {
+  createSandboxCalls,
+  isSandboxWebProviderCallId,
+  sandboxResumedEnd,
+  sandboxWebCallEnd,
+  sandboxWebCallLatestEnd,
+  type SandboxCalls,
+  type SandboxRunningCall,
+} from "./sandbox-calls";
 import type { ProviderCallStatus } from "./types";
-
-/** The grace a browser sandbox web call has past its length (server/routes/web-calls.ts). */
-const WEB_CALL_GRACE_MS = 10_000;
 
 /** Ends every unfinished sandbox call (see the file comment); answers how many it took on. */
 export async function resumeSandboxCalls(db: Db, sandbox: SandboxCalls, options: { callSeconds: number; now?: number }): Promise<number> {
@@ -51,10 +55,9 @@ export async function resumeSandboxCalls(db: Db, sandbox: SandboxCalls, options:
       variableValues: row.customerName ? { name: row.customerName } : {},
       startedAt: row.startedAt.getTime(),
     };
-    if (row.type === "web" && row.providerCallId?.startsWith("sandbox-web-")) {
-      const seconds = Math.min(SANDBOX_WEB_CALL_MAX_SECONDS, config.max_duration_seconds);
+    if (row.type === "web" && isSandboxWebProviderCallId(row.providerCallId)) {
       // Delivered at that moment, or at once when it is past.
-      sandbox.play(row.id, sandboxWebCallEnd(running, running.startedAt + seconds * 1000 + WEB_CALL_GRACE_MS, "exceeded-max-duration"));
+      sandbox.play(row.id, sandboxWebCallEnd(running, sandboxWebCallLatestEnd(running.startedAt, config), "exceeded-max-duration"));
     } else {
       sandbox.play(row.id, sandboxResumedEnd(running, row.status as ProviderCallStatus, now, options.callSeconds));
     }
