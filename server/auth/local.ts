@@ -334,9 +334,8 @@ export function createLocalAuth(
           // A password sign-in takes a place in the throttle first; refused while the account or the client is at the limit.
           let throttled: string[] | null = null;
           if (request.method === "POST" && url.pathname === SIGN_IN_PATH) {
-            const email = emailIn(request);
             // No email we can read: better-auth will likely refuse it, but the client is still counted.
-            throttled = email ? throttleKeys(email, request.ip) : throttleKeys("", request.ip).slice(1);
+            throttled = throttleKeys(emailIn(request), request.ip);
             const attempt = await failures.begin(throttled);
             if (!attempt.allowed) {
               const seconds = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
@@ -361,8 +360,9 @@ export function createLocalAuth(
             if (response.ok) {
               await failures.reset(throttled.filter(isAccountKey));
               await failures.release(throttled.filter((key) => !isAccountKey(key)));
+            } else if (response.status !== 401) {
+              await failures.release(throttled);
             }
-            else if (response.status !== 401) await failures.release(throttled);
           }
           // Anything but a read may have signed someone out, switched organisation or changed a
           // membership: forget the remembered identities before the answer goes out. Except when

@@ -36,9 +36,11 @@ export interface FailureCounter {
   reset(keys: string[]): Promise<void>;
 }
 
-export function throttleKeys(email: string, clientIp: string): string[] {
+/** The counters one sign-in attempt counts in: the account's (when the request names an email) and the client address's. */
+export function throttleKeys(email: string | null, clientIp: string): string[] {
   const hash = (value: string) => createHash("sha256").update(value).digest("base64url");
-  return [`account:${hash(email.trim().toLowerCase())}`, `client:${hash(clientIp)}`];
+  const client = `client:${hash(clientIp)}`;
+  return email ? [`account:${hash(email.trim().toLowerCase())}`, client] : [client];
 }
 
 /** An account's key (the one a successful sign-in clears), as opposed to a client address's. */
@@ -164,7 +166,7 @@ export function redisFailureCounter(redis: Redis, log: FastifyBaseLogger, option
     reset: (keys) =>
       run(
         async () => {
-          await redis.del(...names(keys));
+          if (keys.length > 0) await redis.del(...names(keys));
           await fallback.reset(keys);
         },
         () => fallback.reset(keys),
