@@ -37,6 +37,12 @@ interface LocalState {
   user: SessionUser | null;
   organizations: SessionOrganization[];
   activeOrganizationId: string | null;
+  /**
+   * The organisation the server's session says is active, even one the user no longer belongs to
+   * (activeOrganizationId is null then): what each token refresh is compared with, so that such a
+   * session does not look changed, and load everything again, every 10 s.
+   */
+  sessionActiveOrganizationId: string | null;
   /** The last short-lived bearer token fetched (kept when a refresh fails, as the token store does). */
   token: string | null;
 }
@@ -46,6 +52,7 @@ const SIGNED_OUT: LocalState = {
   user: null,
   organizations: [],
   activeOrganizationId: null,
+  sessionActiveOrganizationId: null,
   token: null,
 };
 
@@ -119,19 +126,20 @@ export class LocalAuthSessionStore implements AuthSessionStore {
     const { data: listed, error: listError } = await this.client.organization.list();
     // Without the list the console would wrongly offer to create a first organisation: keep what is shown.
     if (listError) throw failure(listError, strings.organization.switchFailed);
+    const activeId = data.session.activeOrganizationId ?? null;
     const organizations = await Promise.all(
       (listed ?? []).map(async (org): Promise<SessionOrganization> => {
         // The list carries no role; ask for the user's role in each organisation.
         const { data: member } = await this.client.organization.getActiveMemberRole({
           query: { organizationId: org.id },
         });
-        const onlyAdmin = isCreatorRole(member?.role) && (await this.adminCount(org.id)) === 1;
+        // Only the active organisation can be left from the switcher: count its admins, no other's.
+        const onlyAdmin = org.id === activeId && isCreatorRole(member?.role) && (await this.adminCount(org.id)) === 1;
         return { id: org.id, name: org.name, role: normaliseRole(member?.role), ...(onlyAdmin ? { onlyAdmin } : {}) };
       }),
     );
     if (sequence !== this.loadSequence) return;
 
-    const activeId = data.session.activeOrganizationId ?? null;
     this.setState({
       status: "signedIn",
       user: {
@@ -142,6 +150,7 @@ export class LocalAuthSessionStore implements AuthSessionStore {
       },
       organizations,
       activeOrganizationId: organizations.some((org) => org.id === activeId) ? activeId : null,
+      sessionActiveOrganizationId: activeId,
       // Same person: keep the last token until the token store fetches the next one.
       token: this.state.user?.id === data.user.id ? this.state.token : null,
     });
@@ -171,7 +180,7 @@ export class LocalAuthSessionStore implements AuthSessionStore {
     }
     if (!data?.data) return this.state.token;
     const { token, userId, activeOrganizationId } = data.data;
-    const changed = userId !== this.state.user?.id || activeOrganizationId !== this.state.activeOrganizationId;
+    const changed = userId !== this.state.user?.id || activeOrganizationId !== this.state.sessionActiveOrganizationId;
     this.state = { ...this.state, token };
     if (changed) void this.load();
     return token;

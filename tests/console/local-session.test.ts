@@ -74,7 +74,7 @@ describe("the local (better-auth) session", () => {
     expect(session.activeOrganizationId).toBe("org_2");
   });
 
-  it("marks the organisations where the user is the only admin (better-auth would refuse to let them leave)", async () => {
+  it("marks the active organisation when the user is its only admin (better-auth would refuse to let them leave)", async () => {
     const fetch = installFetchFake();
     const state = betterAuth(fetch);
     state.organizations = [
@@ -82,23 +82,41 @@ describe("the local (better-auth) session", () => {
       { id: "org_2", name: "Difference Co", role: "admin" },
       { id: "org_3", name: "Jacquard", role: "member" },
     ];
-    const admins: Record<string, number> = { org_1: 1, org_2: 2, org_3: 1 };
+    state.activeOrganizationId = "org_1";
+    const admins: Record<string, number> = { org_1: 1, org_2: 1, org_3: 1 };
     fetch.on("GET", "/api/auth/organization/list-members", (request) =>
       json({ members: [], total: admins[request.query.get("organizationId")!] }),
     );
-    const session = (await loadedStore()).getSnapshot();
+    const store = await loadedStore();
 
-    expect(session.organizations).toEqual([
+    expect(store.getSnapshot().organizations).toEqual([
       { id: "org_1", name: "Analytical Engines", role: "org:admin", onlyAdmin: true },
       { id: "org_2", name: "Difference Co", role: "org:admin" },
       { id: "org_3", name: "Jacquard", role: "org:member" },
     ]);
-    // Counted, not listed: one filtered request per organisation the user administers.
-    const asked = fetch.to("GET", "/api/auth/organization/list-members").map((request) => Object.fromEntries(request.query));
-    expect(asked).toEqual([
-      { organizationId: "org_1", filterField: "role", filterOperator: "eq", filterValue: "admin", limit: "1" },
-      { organizationId: "org_2", filterField: "role", filterOperator: "eq", filterValue: "admin", limit: "1" },
-    ]);
+    // Counted, not listed, and only for the active organisation (the one the switcher can leave).
+    const asked = () => fetch.to("GET", "/api/auth/organization/list-members").map((request) => Object.fromEntries(request.query));
+    expect(asked()).toEqual([{ organizationId: "org_1", filterField: "role", filterOperator: "eq", filterValue: "admin", limit: "1" }]);
+
+    // Switched to org_2, where another admin exists: it is counted there, and not marked.
+    admins.org_2 = 2;
+    await store.getSnapshot().setActive("org_2");
+    await waitFor(() => expect(store.getSnapshot().activeOrganizationId).toBe("org_2"));
+    await waitFor(() => expect(asked().at(-1)).toMatchObject({ organizationId: "org_2" }));
+    expect(store.getSnapshot().organizations.some((org) => org.onlyAdmin)).toBe(false);
+  });
+
+  it("does not load everything again on each token refresh while the session's organisation is one the user left", async () => {
+    const fetch = installFetchFake();
+    const state = betterAuth(fetch);
+    state.activeOrganizationId = "org_gone";
+    const store = await loadedStore();
+    expect(store.getSnapshot().activeOrganizationId).toBeNull();
+    const reads = fetch.to("GET", "/api/auth/get-session").length;
+
+    for (let i = 0; i < 3; i++) await store.getSnapshot().getToken();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetch.to("GET", "/api/auth/get-session")).toHaveLength(reads);
   });
 
   it("is signed out when better-auth has no session", async () => {
@@ -111,12 +129,13 @@ describe("the local (better-auth) session", () => {
     const server = betterAuth(fetch);
     const store = await loadedStore();
 
+    const sessionReads = fetch.to("GET", "/api/auth/get-session").length;
     expect(await store.getSnapshot().getToken()).toBe("short-lived-token-A");
     server.token = "token-B";
     expect(await store.getSnapshot().getToken()).toBe("short-lived-token-B");
     expect(fetch.to("GET", "/api/auth/token")).toHaveLength(2);
-    // The session token itself is never asked for or read: get-session's answer carries none.
-    expect(fetch.to("GET", "/api/auth/get-session").length).toBeGreaterThanOrEqual(1);
+    // A token comes from /api/auth/token alone: get-session (where a session token could be read) is not asked.
+    expect(fetch.to("GET", "/api/auth/get-session")).toHaveLength(sessionReads);
   });
 
   it("notices on a token refresh that the organisation was switched elsewhere", async () => {

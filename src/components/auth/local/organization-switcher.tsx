@@ -83,7 +83,6 @@ export function LocalOrganizationSwitcher({ expanded }: { expanded: boolean }) {
   ];
 
   const onClick: MenuProps["onClick"] = ({ key }) => {
-    if (key === "leave" && active?.onlyAdmin) return;
     if (key.startsWith("org:")) void select(key.slice(4));
     else if (key === "create") setDialog("create");
     else if (key === "invite") setDialog("invite");
