@@ -167,6 +167,21 @@ describe("the agent editor", () => {
     expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([{ model_tool_id: ["book-appointment"] }]);
   });
 
+  it("shows each setting a 400 names under that setting, a sentence with its own '; ' kept whole", async () => {
+    const fetch = installFetchFake();
+    const { user } = await openEditor(fetch);
+    const tools = 'no tool "3f1c2b6e-0000-4000-8000-000000000000" exists at the voice provider; create it there first or remove its id';
+    const tokens = "must be at most 4096";
+    fetch.on("PUT", PUT_PATH, () => json({ detail: `model_tool_id: ${tools}; max_token: ${tokens}`, code: "validation_error" }, 400));
+
+    await user.type(screen.getByLabelText("Tool IDs"), "3f1c2b6e-0000-4000-8000-000000000000{Enter}");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+
+    expect(await screen.findByText(tools)).toBeInTheDocument();
+    expect(screen.getByText(tools).closest(".ant-form-item")).toContainElement(screen.getByLabelText("Tool IDs"));
+    expect(screen.getByText(tokens).closest(".ant-form-item")).toContainElement(screen.getByLabelText("Max tokens"));
+  });
+
   it("asks before leaving with unsaved changes, in the app and on reload", async () => {
     const { user, pathname } = await openEditor();
 

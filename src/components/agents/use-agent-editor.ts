@@ -55,22 +55,27 @@ export function useAgentEditor(agent: Agent) {
       toasts.notice(strings.agents.saved);
     } catch (error) {
       // The toast carries the server's detail; the form keeps what the person typed, and a 400 about
-      // one setting ("model_tool_id: "x" is not a tool id…") is shown under that setting too.
-      const field = isApiError(error) && error.statusCode === 400 ? settingNamedBy(error.message) : null;
-      if (field) form.setFields([{ name: [field.name], errors: [field.message] }] as Parameters<typeof form.setFields>[0]);
+      // setting ("model_tool_id: "x" is not a tool id…") is shown under that setting too, each of several.
+      const fields = isApiError(error) && error.statusCode === 400 ? settingsNamedBy(error.message) : [];
+      if (fields.length > 0) form.setFields(fields.map((field) => ({ name: [field.name], errors: [field.message] })) as Parameters<typeof form.setFields>[0]);
     }
   }, [agent.id, form, open, saved, toasts, update]);
 
   return { form, initialValues: saved, isDirty, isSaving: mutation.isPending, save };
 }
 
-/** The top-level setting a server 400 starts with ("model_tool_id: …"), and the rest of its sentence. */
-function settingNamedBy(detail: string): { name: keyof typeof DEFAULT_AGENT_CONFIG; message: string } | null {
-  const match = /^([A-Za-z_]+): (.+)$/s.exec(detail);
-  if (!match?.[1] || !match[2] || !Object.hasOwn(DEFAULT_AGENT_CONFIG, match[1])) return null;
-  const name = match[1] as keyof typeof DEFAULT_AGENT_CONFIG;
-  const value = DEFAULT_AGENT_CONFIG[name];
-  // The nested plans are edited field by field: their errors stay in the toast.
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) return null;
-  return { name, message: match[2] };
+/**
+ * The top-level settings a server 400 names, each with the rest of its sentence: the detail is one clause
+ * per problem ("model_tool_id: …; voice.speed: …"), joined by "; " before the next "name: ".
+ */
+function settingsNamedBy(detail: string): { name: keyof typeof DEFAULT_AGENT_CONFIG; message: string }[] {
+  return detail.split(/; (?=[A-Za-z_.]+: )/).flatMap((clause) => {
+    const match = /^([A-Za-z_]+): (.+)$/s.exec(clause);
+    if (!match?.[1] || !match[2] || !Object.hasOwn(DEFAULT_AGENT_CONFIG, match[1])) return [];
+    const name = match[1] as keyof typeof DEFAULT_AGENT_CONFIG;
+    const value = DEFAULT_AGENT_CONFIG[name];
+    // The nested plans are edited field by field: their errors stay in the toast.
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return [];
+    return [{ name, message: match[2] }];
+  });
 }
