@@ -19,6 +19,10 @@ export const SANDBOX_WEB_CALL_DEFAULT_GREETING = "Hello! How can I help you toda
 /** A sandbox web call lasts at most this long (or the agent's max_duration_seconds when shorter). */
 export const SANDBOX_WEB_CALL_MAX_SECONDS = 60;
 
+/** How the page ends its sandbox web call (POST /webcall/public/{slug}/call/{id}/end's `reason`). */
+export const SANDBOX_WEB_CALL_END_REASONS = ["customer-ended-call", "assistant-ended-call"] as const;
+export type SandboxWebCallEndReason = (typeof SANDBOX_WEB_CALL_END_REASONS)[number];
+
 export const SANDBOX_WEB_CALL_TIMING = {
   /** Silence between the 'listening' message and the first line. */
   leadInMs: 500,

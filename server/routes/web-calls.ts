@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   ERROR_CODES,
   INSUFFICIENT_BALANCE_DETAIL,
+  SANDBOX_WEB_CALL_END_REASONS,
   WEB_CALL_NOT_FOUND,
   WEB_CALL_SANDBOX_CALL_NOT_FOUND,
   WEB_CALL_SANDBOX_ONLY,
@@ -58,7 +59,7 @@ const sandboxStartBodySchema = z.strictObject({}).optional();
 const sandboxEndBodySchema = z
   .strictObject({
     reason: z
-      .enum(["customer-ended-call", "assistant-ended-call"], { error: "reason must be customer-ended-call or assistant-ended-call" })
+      .enum(SANDBOX_WEB_CALL_END_REASONS, { error: `reason must be ${SANDBOX_WEB_CALL_END_REASONS.join(" or ")}` })
       .default("customer-ended-call"),
   })
   .optional();

@@ -9,7 +9,7 @@
  * signed webhook route: transcript, summary, cost), and ending the call here ends it there. The script's
  * lines and timing come from contract/web-call-sandbox.ts, which the server's transcript follows.
  */
-import { sandboxLineMs, SANDBOX_WEB_CALL_MAX_SECONDS, SANDBOX_WEB_CALL_TIMING, sandboxWebCallOpening } from "../../contract/web-call-sandbox";
+import { sandboxLineMs, SANDBOX_WEB_CALL_MAX_SECONDS, SANDBOX_WEB_CALL_TIMING, sandboxWebCallOpening, type SandboxWebCallEndReason } from "../../contract/web-call-sandbox";
 import { strings } from "../config/strings";
 import {
   assertAssistantOrSquad,
@@ -31,7 +31,7 @@ export interface SandboxCallServer {
   /** Starts the call on the server; rejects with a sentence for the visitor when it is refused. */
   start(): Promise<{ id: string; maxDurationSeconds: number }>;
   /** Ends it: the visitor pressed End Call, or the assistant said its closing line. */
-  end(id: string, reason: "customer-ended-call" | "assistant-ended-call"): Promise<void>;
+  end(id: string, reason: SandboxWebCallEndReason): Promise<void>;
 }
 
 export interface SandboxOptions {

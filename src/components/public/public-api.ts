@@ -4,6 +4,7 @@
  */
 import { API_URL } from "../../config/api-url";
 import { takeEarly } from "../../config/early-requests";
+import { SANDBOX_WEB_CALL_MAX_SECONDS, type SandboxWebCallEndReason } from "../../../contract/web-call-sandbox";
 
 const segment = (value: string) => encodeURIComponent(value);
 
@@ -134,10 +135,10 @@ export async function fetchWebCallDetails(slug: string): Promise<WebCallDetails>
 export async function startSandboxWebCall(slug: string): Promise<{ id: string; maxDurationSeconds: number }> {
   const data = await send(publicApiPaths.sandboxCallStart(slug), { method: "POST", body: "{}" });
   if (!isRecord(data) || typeof data.id !== "string") throw new Error("The sandbox call had no id");
-  return { id: data.id, maxDurationSeconds: typeof data.maxDurationSeconds === "number" ? data.maxDurationSeconds : 60 };
+  return { id: data.id, maxDurationSeconds: typeof data.maxDurationSeconds === "number" ? data.maxDurationSeconds : SANDBOX_WEB_CALL_MAX_SECONDS };
 }
 
 /** POST /webcall/public/{slug}/call/{id}/end */
-export async function endSandboxWebCall(slug: string, callId: string, reason: "customer-ended-call" | "assistant-ended-call"): Promise<void> {
+export async function endSandboxWebCall(slug: string, callId: string, reason: SandboxWebCallEndReason): Promise<void> {
   await send(publicApiPaths.sandboxCallEnd(slug, callId), { method: "POST", body: JSON.stringify({ reason }) });
 }
