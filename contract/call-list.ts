@@ -1,16 +1,22 @@
 import { z } from "zod";
 import { CALL_STATUSES, CALL_TYPES, callSchema } from "./call";
+import { CALL_OUTCOMES } from "./call-outcome";
 import { CALENDAR_DATE_PATTERN, DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "./paging";
+import { SUCCESS_OUTCOMES } from "./success-outcome";
+import { timeZoneSchema } from "./time-zone";
 
 /**
  * GET /call/ and GET /call/export (spec §7). The console sends page and limit always, the others only
- * when set. startDate/endDate are UTC calendar days (`YYYY-MM-DD`, zero-padded), endDate including that
- * whole day. Unknown parameters answer 400 naming them.
+ * when set. startDate/endDate are calendar days (`YYYY-MM-DD`, zero-padded) in `timezone` (an IANA
+ * name; default UTC), endDate including that whole day. Unknown parameters answer 400 naming them.
  *
  * - search: the customer number (digits compared, so '+', spaces and dashes do not matter; a part of
  *   it finds it), the customer name (a part of it, any case), the agent's name, the call id (a UUID),
  *   or words of the transcript and summary (every word must appear).
- * - status, type, endedReason, successEvaluation: one value or several separated by commas.
+ * - status, type, endedReason, successEvaluation, outcome, success: one value or several separated by
+ *   commas. outcome is contract/call-outcome.ts's mapping (answered, busy, no_answer, voicemail,
+ *   failed, in_progress); success is contract/success-outcome.ts's (pass, fail): the dashboard's
+ *   figures open the list with these, so it shows exactly the calls that were counted.
  * - durationMin/durationMax in seconds, costMin/costMax in USD, all inclusive.
  * - sortBy startedAt (default, newest first) | duration | cost; a call without a duration or cost
  *   yet counts as the smallest. Ties keep a stable order (by id).
@@ -52,6 +58,7 @@ const nonNegative = (field: string, unit: string) =>
 const callFilterShape = {
   startDate: calendarDate("startDate").optional(),
   endDate: calendarDate("endDate").optional(),
+  timezone: timeZoneSchema("timezone").optional(),
   search: z.string().trim().max(CALL_SEARCH_MAX_LENGTH, { error: `search must be at most ${CALL_SEARCH_MAX_LENGTH} characters` }).optional(),
   agentId: z.uuid({ error: "agentId must be the id (a UUID) of one of the organisation's agents" }).optional(),
   status: oneOrMany("status", CALL_STATUSES).optional(),
@@ -59,6 +66,8 @@ const callFilterShape = {
   endedReason: oneOrMany("endedReason").optional(),
   campaignId: z.uuid({ error: "campaignId must be a campaign id (a UUID)" }).optional(),
   successEvaluation: oneOrMany("successEvaluation").optional(),
+  outcome: oneOrMany("outcome", CALL_OUTCOMES).optional(),
+  success: oneOrMany("success", SUCCESS_OUTCOMES).optional(),
   durationMin: nonNegative("durationMin", "seconds").pipe(z.number().int({ error: "durationMin must be whole seconds" })).optional(),
   durationMax: nonNegative("durationMax", "seconds").pipe(z.number().int({ error: "durationMax must be whole seconds" })).optional(),
   costMin: nonNegative("costMin", "USD").optional(),
@@ -141,6 +150,8 @@ export const CALL_EXPORT_COLUMNS = [
   "cost_usd",
   "ended_reason",
   "success_evaluation",
+  "outcome",
+  "success",
   "summary",
   "campaign_id",
   "phone_number_id",

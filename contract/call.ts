@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { E164_PATTERN } from "./agent";
+import { CALL_OUTCOMES } from "./call-outcome";
+import { SUCCESS_OUTCOMES } from "./success-outcome";
 
 /**
  * Calls (spec §3 "Call", §7 GET /call/{id}, POST /call/, POST /call/public, §8 "Public call").
@@ -90,6 +92,10 @@ export const callSchema = z.object({
   summary: z.string().nullable(),
   structured_data: z.record(z.string(), z.unknown()).nullable(),
   success_evaluation: z.string().nullable(),
+  /** What became of the call (contract/call-outcome.ts), from its status and ended reason. */
+  outcome: z.enum(CALL_OUTCOMES),
+  /** The success evaluation counted as pass or fail (contract/success-outcome.ts); null when neither. */
+  success: z.enum(SUCCESS_OUTCOMES).nullable(),
   campaign_id: z.uuid().nullable(),
   provider_call_id: z.string().nullable(),
   is_sandbox: z.boolean(),

@@ -17,3 +17,7 @@ export * from "./phone-number";
 export * from "./web-call";
 export * from "./web-call-sandbox";
 export * from "./list";
+export * from "./call-outcome";
+export * from "./success-outcome";
+export * from "./time-zone";
+export * from "./dashboard";

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { isCalendarDate } from "./call-list";
+import { CALL_OUTCOMES } from "./call-outcome";
+import { timeZoneSchema } from "./time-zone";
+
+/**
+ * GET /dashboard/ (spec §7; members and admins of the active organisation): how the organisation's
+ * calls went over a period of days, beside the period of the same length just before it.
+ *
+ * - Days are calendar days in the organisation's time zone (GET/PATCH /organization/settings,
+ *   default UTC); `endDate` is included whole. Default: the last DASHBOARD_DEFAULT_DAYS days, today
+ *   (in that zone) included. At most DASHBOARD_MAX_DAYS days.
+ * - A call counts on the day it started (`started_at`), as the call list's date range does: the
+ *   dashboard's figures for a filter equal what GET /call/ gives for the same startDate, endDate,
+ *   timezone and agentId.
+ * - calls: every call; minutes: the sum of durations ÷ 60, rounded to 0.1; cost: USD (exact sum of
+ *   the calls' costs; a call in progress has none yet); avg_duration_seconds: over calls with a
+ *   duration; answer_rate: answered ÷ ended (contract/call-outcome.ts); success_rate: pass ÷ (pass +
+ *   fail) (contract/success-outcome.ts); cost_per_minute: cost ÷ minutes (exact seconds). A rate whose
+ *   denominator is 0 is null, not 0.
+ * - series: one entry per day of the period, oldest first, days without calls as zeros.
+ * - agents: per agent with calls in the period, most calls first; calls whose agent was deleted are
+ *   one row with agent_id null.
+ * - wallet: the balance now (USD) and what calls not ended yet hold of it.
+ */
+
+export const dashboardPath = "/dashboard/";
+export const DASHBOARD_DEFAULT_DAYS = 30;
+export const DASHBOARD_MAX_DAYS = 366;
+
+const day = (field: string) =>
+  z.string().refine(isCalendarDate, { error: `${field} must be a calendar day written YYYY-MM-DD (zero-padded), e.g. 2026-03-07` });
+
+export const dashboardQuerySchema = z
+  .strictObject({
+    startDate: day("startDate").optional(),
+    endDate: day("endDate").optional(),
+    agentId: z.uuid({ error: "agentId must be the id (a UUID) of one of the organisation's agents" }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.startDate && value.endDate) {
+      if (value.endDate < value.startDate) ctx.addIssue({ code: "custom", path: ["endDate"], message: "endDate must be the same day as startDate or later" });
+      const days = (Date.parse(value.endDate) - Date.parse(value.startDate)) / 86_400_000 + 1;
+      if (days > DASHBOARD_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["endDate"], message: `the period can be at most ${DASHBOARD_MAX_DAYS} days` });
+    }
+  });
+export type DashboardQuery = z.input<typeof dashboardQuerySchema>;
+
+const rate = z.number().min(0).max(1).nullable();
+
+export const dashboardTotalsSchema = z.object({
+  calls: z.number().int(),
+  /** Sum of durations ÷ 60, rounded to 0.1. */
+  minutes: z.number(),
+  /** USD. */
+  cost: z.number(),
+  avg_duration_seconds: z.number().nullable(),
+  answer_rate: rate,
+  success_rate: rate,
+  /** USD per minute. */
+  cost_per_minute: z.number().nullable(),
+  // Beside the minimum contract: the counts the rates are made of.
+  ended: z.number().int(),
+  answered: z.number().int(),
+  evaluated: z.number().int(),
+  successful: z.number().int(),
+  duration_seconds: z.number().int(),
+});
+export type DashboardTotals = z.infer<typeof dashboardTotalsSchema>;
+
+export const dashboardOutcomesSchema = z.object(Object.fromEntries(CALL_OUTCOMES.map((outcome) => [outcome, z.number().int()])) as Record<(typeof CALL_OUTCOMES)[number], z.ZodNumber>);
+export type DashboardOutcomes = z.infer<typeof dashboardOutcomesSchema>;
+
+export const dashboardDaySchema = z.object({
+  /** YYYY-MM-DD in the organisation's time zone. */
+  date: z.string(),
+  calls: z.number().int(),
+  minutes: z.number(),
+  cost: z.number(),
+  answered: z.number().int(),
+  successful: z.number().int(),
+});
+export type DashboardDay = z.infer<typeof dashboardDaySchema>;
+
+export const dashboardAgentSchema = z.object({
+  /** null: calls whose agent was deleted. */
+  agent_id: z.uuid().nullable(),
+  agent_name: z.string().nullable(),
+  calls: z.number().int(),
+  minutes: z.number(),
+  cost: z.number(),
+  success_rate: rate,
+  answer_rate: rate,
+});
+export type DashboardAgent = z.infer<typeof dashboardAgentSchema>;
+
+const periodSchema = z.object({ start_date: z.string(), end_date: z.string() });
+
+export const dashboardSchema = z.object({
+  period: periodSchema.extend({ timezone: z.string(), days: z.number().int() }),
+  previous_period: periodSchema,
+  totals: dashboardTotalsSchema,
+  previous: dashboardTotalsSchema,
+  outcomes: dashboardOutcomesSchema,
+  previous_outcomes: dashboardOutcomesSchema,
+  series: z.array(dashboardDaySchema),
+  agents: z.array(dashboardAgentSchema),
+  wallet: z.object({
+    /** USD. */
+    balance: z.number(),
+    /** USD held by calls not ended yet. */
+    held: z.number(),
+    /** balance − held. */
+    available: z.number(),
+  }),
+  /** Whether the organisation has any agent and any call at all (the first-run state). */
+  setup: z.object({ agents: z.number().int(), calls_ever: z.boolean() }),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+export const dashboardResponseSchema = z.object({ data: dashboardSchema });
+
+/** GET / PATCH /organization/settings: the active organisation's settings (PATCH: admins). */
+export const organizationSettingsPath = "/organization/settings";
+
+export const organizationSettingsSchema = z.object({ timezone: z.string() });
+export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
+export const organizationSettingsResponseSchema = z.object({ data: organizationSettingsSchema });
+export const organizationSettingsPatchSchema = z.strictObject({ timezone: timeZoneSchema("timezone") });
+export type OrganizationSettingsPatch = z.input<typeof organizationSettingsPatchSchema>;
