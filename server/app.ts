@@ -25,6 +25,7 @@ import { fileRoutes } from "./routes/files";
 import { organizationRoutes } from "./routes/organization";
 import { callRoutes } from "./routes/calls";
 import { walletRoutes } from "./routes/wallet";
+import { dashboardRoutes } from "./routes/dashboard";
 import { webhookRoutes } from "./routes/webhooks";
 import { phoneNumberRoutes } from "./routes/phone-numbers";
 import { webCallRoutes } from "./routes/web-calls";
@@ -107,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(callRoutes, { prefix: API_BASE, db: database.db, voice, config });
   await app.register(walletRoutes, { prefix: API_BASE, db: database.db, config });
+  await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config });
 

@@ -57,10 +57,19 @@ async function callsHolding(db: Db, orgId: string): Promise<number> {
   return orgScope(db, orgId).count(calls, and(ne(calls.status, "ended"), gt(calls.startedAt, since)));
 }
 
+/**
+ * The balance and what the calls not ended yet hold of it (micro-dollars), without writing anything:
+ * what reserveCall checks and GET /dashboard/ shows.
+ */
+export async function walletStanding(db: Db, orgId: string, policy: WalletPolicy): Promise<{ balanceMicros: number; heldMicros: number }> {
+  const [balance, holding] = await Promise.all([balanceOf(db, orgId, policy), policy.callHoldMicros > 0 ? callsHolding(db, orgId) : 0]);
+  return { balanceMicros: balance, heldMicros: holding * policy.callHoldMicros };
+}
+
 /** Whether the balance less the holds of the calls not ended yet is still at least MIN_BALANCE_USD. */
 async function affords(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
-  const [balance, holding] = await Promise.all([balanceOf(db, orgId, policy), policy.callHoldMicros > 0 ? callsHolding(db, orgId) : 0]);
-  return balance - holding * policy.callHoldMicros >= policy.minBalanceMicros;
+  const { balanceMicros, heldMicros } = await walletStanding(db, orgId, policy);
+  return balanceMicros - heldMicros >= policy.minBalanceMicros;
 }
 
 /**
