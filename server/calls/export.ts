@@ -8,7 +8,7 @@ import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
 import { microsToUsd } from "../wallet/money";
 import { callBatches, type CallQuery } from "./list";
-import type { CallListRow } from "./repository";
+import { callOutcomeOf, successOf, type CallListRow } from "./repository";
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -40,6 +40,8 @@ export function csvRow(row: CallListRow): string {
     cost_usd: csvCell(row.costMicros === null ? null : microsToUsd(Number(row.costMicros))),
     ended_reason: csvCell(row.endedReason),
     success_evaluation: csvCell(row.successEvaluation),
+    outcome: csvCell(callOutcomeOf(row)),
+    success: csvCell(successOf(row)),
     summary: csvCell(row.summary),
     campaign_id: csvCell(row.campaignId),
     phone_number_id: csvCell(row.phoneNumberId),

@@ -74,6 +74,8 @@ const listColumns = {
   stereoRecordingUrl: calls.stereoRecordingUrl,
   summary: calls.summary,
   successEvaluation: calls.successEvaluation,
+  successOutcome: calls.successOutcome,
+  outcome: calls.outcome,
   campaignId: calls.campaignId,
   providerCallId: calls.providerCallId,
   isSandbox: calls.isSandbox,

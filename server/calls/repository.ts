@@ -7,6 +7,8 @@
 import { and, eq, gte, isNull } from "drizzle-orm";
 import { CALL_MESSAGE_ROLES, CALL_STATUSES, CALL_TYPES, type Call, type CallMessage, type CallStatus, type CallType } from "../../contract/call";
 import type { CallListItem } from "../../contract/call-list";
+import { CALL_OUTCOMES, callOutcome, type CallOutcome } from "../../contract/call-outcome";
+import { SUCCESS_OUTCOMES, type SuccessOutcome } from "../../contract/success-outcome";
 import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
@@ -44,6 +46,19 @@ export type CallListRow = Omit<CallRow, "orgId" | "messages" | "transcript" | "c
   agentName: string | null;
 };
 
+/**
+ * The stored outcome (the generated column); a row built in memory rather than read back (no outcome)
+ * gets the same mapping from the contract.
+ */
+export function callOutcomeOf(row: Pick<CallListRow, "outcome" | "status" | "endedReason">): CallOutcome {
+  return (CALL_OUTCOMES as readonly (string | null)[]).includes(row.outcome) ? (row.outcome as CallOutcome) : callOutcome(row.status, row.endedReason);
+}
+
+/** The stored success_outcome (pass, fail), or null. */
+export function successOf(row: Pick<CallListRow, "successOutcome">): SuccessOutcome | null {
+  return (SUCCESS_OUTCOMES as readonly (string | null)[]).includes(row.successOutcome) ? (row.successOutcome as SuccessOutcome) : null;
+}
+
 /** A call as the list shows it (contract: callListItemSchema, the call without its heavy fields). */
 export function toApiCallListItem(row: CallListRow): CallListItem {
   return {
@@ -64,6 +79,8 @@ export function toApiCallListItem(row: CallListRow): CallListItem {
     stereo_recording_url: row.stereoRecordingUrl,
     summary: row.summary,
     success_evaluation: row.successEvaluation,
+    outcome: callOutcomeOf(row),
+    success: successOf(row),
     campaign_id: row.campaignId,
     provider_call_id: row.providerCallId,
     is_sandbox: row.isSandbox,
