@@ -5,6 +5,7 @@
  * what today is there (server/dashboard/stats.ts), with the same zone rules it cuts the days by.
  */
 import { DASHBOARD_DEFAULT_DAYS, DASHBOARD_MAX_DAYS, type DashboardQuery } from "../../contract/dashboard";
+import { ERROR_CODES } from "../../contract/errors";
 import { ApiError } from "../plugins/errors";
 
 const DAY_MS = 86_400_000;
@@ -38,7 +39,7 @@ export interface DashboardPeriod {
  * - neither date: the last DASHBOARD_DEFAULT_DAYS days, today included;
  * - endDate alone: the DASHBOARD_DEFAULT_DAYS days ending that day;
  * - startDate alone: from that day to today (that day alone when it is after today).
- * A period longer than DASHBOARD_MAX_DAYS answers 400 (the contract checks it when both dates are given).
+ * A period longer than DASHBOARD_MAX_DAYS answers 400 validation_error (the contract checks it when both dates are given).
  * The previous period is the same number of days just before.
  */
 export function dashboardPeriod(query: Pick<DashboardQuery, "startDate" | "endDate">, today: string): DashboardPeriod {
@@ -48,7 +49,8 @@ export function dashboardPeriod(query: Pick<DashboardQuery, "startDate" | "endDa
   if (!start) start = addDays(end, 1 - DASHBOARD_DEFAULT_DAYS);
   const days = daysBetween(start, end);
   if (days > DASHBOARD_MAX_DAYS) {
-    throw ApiError.badRequest(`startDate: the period can be at most ${DASHBOARD_MAX_DAYS} days (from ${start} to today, ${end}, is ${days}); give an endDate too`);
+    // The same check as the contract's when both dates are given, so the same code as its answer.
+    throw new ApiError(400, ERROR_CODES.validation, `startDate: the period can be at most ${DASHBOARD_MAX_DAYS} days (from ${start} to today, ${end}, is ${days}); give an endDate too`);
   }
   return { start, end, days, previousStart: addDays(start, -days), previousEnd: addDays(start, -1) };
 }

@@ -48,6 +48,7 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "GET /api/call/:id": ["call", "show"],
   "POST /api/call/": ["call", "create"],
   "GET /api/wallet/": ["billing", "show"],
+  "GET /api/dashboard/": ["dashboard", "list"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
