@@ -163,6 +163,24 @@ describe("cross-organisation access", () => {
     expect(await snapshot(world.db)).toEqual(before);
   });
 
+  it("A's agent id in B's dashboard query counts none of A's calls and shows nothing of A's (as the call list)", async () => {
+    const before = await snapshot(world.db);
+    const leaks: unknown[] = [];
+    for (const token of [world.b.adminToken, world.b.memberToken]) {
+      for (const url of [`/api/dashboard/?agentId=${world.a.agentId}`, `/api/call/?agentId=${world.a.agentId}`]) {
+        const response = await inject(world.app, "GET", url, token);
+        counter.count("cross-org id in a query → nothing of A's", url.split("?")[0]!);
+        const body = response.json() as { data: { totals?: { calls: number }; agents?: unknown[] } | unknown[]; total?: number };
+        const counted = Array.isArray(body.data) ? body.total : (body.data.totals?.calls ?? 0) + (body.data.agents?.length ?? 0);
+        if (response.statusCode !== 200 || counted !== 0 || ids(world.a).some((id) => response.body.includes(id)) || response.body.includes(A_MARKER)) {
+          leaks.push({ url, status: response.statusCode, body: response.body.slice(0, 300) });
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+    expect(await snapshot(world.db)).toEqual(before);
+  });
+
   it("cloning A's agents without A's consent answers 404 to B and changes nothing: by id alone, public id, or another agent's key", async () => {
     // B's own agent with cloning on: its key must not open A's agents.
     const own = await inject(world.app, "PUT", `/api/agent/${world.b.agentId}`, world.b.adminToken, { clone_enabled: true });
