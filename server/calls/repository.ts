@@ -8,7 +8,8 @@ import { and, eq, gte, isNull } from "drizzle-orm";
 import { CALL_MESSAGE_ROLES, CALL_STATUSES, CALL_TYPES, type Call, type CallMessage, type CallStatus, type CallType } from "../../contract/call";
 import type { CallListItem } from "../../contract/call-list";
 import { CALL_OUTCOMES, callOutcome, type CallOutcome } from "../../contract/call-outcome";
-import { SUCCESS_OUTCOMES, type SuccessOutcome } from "../../contract/success-outcome";
+import { SUCCESS_OUTCOMES, successOutcome, type SuccessOutcome } from "../../contract/success-outcome";
+import { storedConfig, type AgentRow } from "../agents/repository";
 import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
@@ -57,6 +58,15 @@ export function callOutcomeOf(row: Pick<CallListRow, "outcome" | "status" | "end
 /** The stored success_outcome (pass, fail), or null. */
 export function successOf(row: Pick<CallListRow, "successOutcome">): SuccessOutcome | null {
   return (SUCCESS_OUTCOMES as readonly (string | null)[]).includes(row.successOutcome) ? (row.successOutcome as SuccessOutcome) : null;
+}
+
+/**
+ * calls.success_outcome for a success evaluation arriving for a call of `agent`: counted under the
+ * agent's rubric now (the call does not record the rubric it was judged by); without an agent (deleted),
+ * under none. Every writer of success_evaluation writes this beside it.
+ */
+export function successOutcomeFor(evaluation: string | null | undefined, agent: Pick<AgentRow, "config"> | null | undefined): SuccessOutcome | null {
+  return successOutcome(evaluation, agent ? storedConfig(agent).analysis_plan.success_evaluation_rubric : null);
 }
 
 /** A call as the list shows it (contract: callListItemSchema, the call without its heavy fields). */

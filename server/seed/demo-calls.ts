@@ -19,6 +19,7 @@
  */
 import type { AgentConfig, AgentTemplateKey } from "../../contract/agent";
 import { templateConfig } from "../agents/templates";
+import { successOutcomeFor } from "../calls/repository";
 import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers, walletLedger, wallets } from "../db/schema";
 
@@ -568,6 +569,7 @@ export function generateDemoData(input: { orgId: string; createdBy: string; now:
     if (balance - micros < 20_000_000) topUp(endedAtMs - 1000);
     balance -= micros;
     ledger.push({ id: rng.uuid(), orgId: input.orgId, amountMicros: -micros, kind: "call", callId: call.id, description: debit, createdAt: new Date(endedAtMs) });
+    const successEvaluation = rubricAnswer(config, conversation.success, rng);
     return {
       ...row,
       endedAt: new Date(endedAtMs),
@@ -578,7 +580,8 @@ export function generateDemoData(input: { orgId: string; createdBy: string; now:
       transcript: conversation.lines.map(([role, text]) => `${role === "assistant" ? "AI" : "User"}: ${text}`).join("\n"),
       summary: conversation.summary,
       structuredData: reached && Object.keys(conversation.structured).length > 0 ? conversation.structured : null,
-      successEvaluation: rubricAnswer(config, conversation.success, rng),
+      successEvaluation,
+      successOutcome: successOutcomeFor(successEvaluation, agentRow),
       updatedAt: new Date(endedAtMs),
     };
   }

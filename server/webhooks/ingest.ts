@@ -16,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, or, type SQL } from "drizzle-orm";
 import type { CallStatus } from "../../contract/call";
-import { findCallForEvent, isLaterStatus, type CallRow } from "../calls/repository";
+import { findCallForEvent, isLaterStatus, successOutcomeFor, type CallRow } from "../calls/repository";
 import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers, webhookEvents } from "../db/schema";
@@ -148,6 +148,9 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
     const report = callReport(message);
     const costMicros = report.cost !== null ? usdToMicros(report.cost) : row.costMicros;
     const durationSeconds = report.durationSeconds ?? row.durationSeconds;
+    // The evaluation counted under the agent's rubric as it is now (a report without one keeps the call's).
+    const agent = report.successEvaluation !== null && row.agentId ? await orgScope(tx, row.orgId).first(agents, eq(agents.id, row.agentId)) : null;
+    const successOutcome = report.successEvaluation !== null ? successOutcomeFor(report.successEvaluation, agent) : row.successOutcome;
     await orgScope(tx, row.orgId).update(
       calls,
       {
@@ -161,6 +164,7 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
         summary: report.summary ?? row.summary,
         structuredData: report.structuredData ?? row.structuredData,
         successEvaluation: report.successEvaluation ?? row.successEvaluation,
+        successOutcome,
         costMicros,
         costBreakdown: report.costBreakdown ?? row.costBreakdown,
         startedAt: report.startedAt ?? row.startedAt,

@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import type { Agent, Call } from "../../contract";
 import { orgScope } from "../../server/data/orgScope";
 import type { Db } from "../../server/db/client";
-import { calls, phoneNumbers, walletLedger, wallets, webhookEvents } from "../../server/db/schema";
+import { NO_AGENT_KEY, calls, phoneNumbers, walletLedger, wallets, webhookEvents } from "../../server/db/schema";
 import { signWebhook } from "../../server/webhooks/signature";
 import { loadVapiOpenApi } from "./fakes/vapi-openapi";
 import { bearer, createOrganisation, signUp } from "./helpers";
@@ -173,4 +173,52 @@ export async function walletRow(db: Db, orgId: string) {
 
 export async function callRow(db: Db, id: string) {
   return (await db.select().from(calls).where(eq(calls.id, id)))[0];
+}
+
+/**
+ * call_daily_stats as it should be: a fresh GROUP BY of the calls, written here independently of the
+ * migration's functions (day in the organisation's zone, agent or NO_AGENT_KEY, outcomes from the
+ * generated column, durations, costs, pass and fail).
+ */
+const FRESH_ROLLUP = `
+  select c.org_id, (c.started_at at time zone o.timezone)::date::text as day, coalesce(c.agent_id, '${NO_AGENT_KEY}')::text as agent_key,
+    count(*)::int as calls,
+    count(*) filter (where c.outcome <> 'in_progress')::int as ended,
+    count(*) filter (where c.outcome = 'answered')::int as answered,
+    count(*) filter (where c.outcome = 'busy')::int as busy,
+    count(*) filter (where c.outcome = 'no_answer')::int as no_answer,
+    count(*) filter (where c.outcome = 'voicemail')::int as voicemail,
+    count(*) filter (where c.outcome = 'failed')::int as failed,
+    count(*) filter (where c.outcome = 'in_progress')::int as in_progress,
+    count(c.duration_seconds)::int as with_duration,
+    coalesce(sum(c.duration_seconds), 0)::text as duration_seconds,
+    coalesce(sum(c.cost_micros), 0)::text as cost_micros,
+    count(*) filter (where c.success_outcome = 'pass')::int as success_pass,
+    count(*) filter (where c.success_outcome = 'fail')::int as success_fail
+  from calls c join organizations o on o.id = c.org_id
+  where $1::text is null or c.org_id = $1
+  group by 1, 2, 3 order by 1, 2, 3`;
+
+const STORED_ROLLUP = `
+  select org_id, day::text as day, agent_key::text as agent_key, calls, ended, answered, busy, no_answer, voicemail, failed, in_progress,
+    with_duration, duration_seconds::text as duration_seconds, cost_micros::text as cost_micros, success_pass, success_fail
+  from call_daily_stats where $1::text is null or org_id = $1 order by 1, 2, 3`;
+
+/** Raw SQL with values on either driver (both answer query(text, values) with {rows}). */
+export async function sqlRows<T = Record<string, unknown>>(db: Db, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = (db as unknown as { $client: { query: (text: string, values: unknown[]) => Promise<{ rows: T[] }> } }).$client;
+  return (await client.query(text, values)).rows;
+}
+
+/** The rollup's rows and the fresh GROUP BY's (one organisation's, or every one's). */
+export async function rollupAndCalls(db: Db, orgId: string | null = null): Promise<{ stored: unknown[]; fresh: unknown[] }> {
+  const [stored, fresh] = [await sqlRows(db, STORED_ROLLUP, [orgId]), await sqlRows(db, FRESH_ROLLUP, [orgId])];
+  return { stored, fresh };
+}
+
+/** Asserts call_daily_stats equals a fresh GROUP BY of the calls; answers the rows. */
+export async function expectRollupMatchesCalls(db: Db, orgId: string | null = null): Promise<unknown[]> {
+  const { stored, fresh } = await rollupAndCalls(db, orgId);
+  expect(stored).toEqual(fresh);
+  return stored;
 }

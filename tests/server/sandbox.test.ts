@@ -184,6 +184,8 @@ describe("through the app: POST /call/public → signed webhooks → a complete 
       customer_name: "Linus",
       summary: expect.stringContaining("Linus"),
       success_evaluation: "80",
+      success: "pass",
+      outcome: "answered",
       recording_url: null,
     });
     expect(call.transcript).toContain("AI: Hi Linus, it's Sandbox desk.");
@@ -211,13 +213,14 @@ describe("through the app: POST /call/public → signed webhooks → a complete 
   ])("%s ends %s, costs nothing and debits nothing", async (number, endedReason) => {
     const id = await placePublic(number);
     const call = await waitForEndedCall(app, org.token, id);
-    expect(call).toMatchObject({ ended_reason: endedReason, cost: 0, transcript: "", messages: [], summary: null });
+    expect(call).toMatchObject({ ended_reason: endedReason, cost: 0, transcript: "", messages: [], summary: null, success: null });
+    expect(call.outcome).toBe(endedReason === "customer-busy" ? "busy" : "no_answer");
     expect((await ledgerOf(database.db, org.orgId)).some((entry) => entry.callId === id)).toBe(false);
   });
 
   it("voicemail ends 'voicemail'", async () => {
     const call = await waitForEndedCall(app, org.token, await placePublic("+14155550103"));
-    expect(call.ended_reason).toBe("voicemail");
+    expect(call).toMatchObject({ ended_reason: "voicemail", outcome: "voicemail" });
   });
 
   it("the agent deleted mid-call: the call still completes, without its agent", async () => {

@@ -4,6 +4,9 @@ import type { Database } from "../../server/db/client";
 import { agents, calls, organizations, phoneNumbers, walletLedger, wallets } from "../../server/db/schema";
 import { seedDemo } from "../../server/seed/demo";
 import { DEMO_CALL_COUNT, UNANSWERED_REASONS, generateDemoData, type DemoDataSummary } from "../../server/seed/demo-calls";
+import { successOutcome } from "../../contract/success-outcome";
+import { storedConfig } from "../../server/agents/repository";
+import { expectRollupMatchesCalls } from "./calls-fixtures";
 import { bearer, buildTestApp, migratedDatabase, signIn, testConfig } from "./helpers";
 
 const NOW = new Date("2026-06-15T18:00:00.000Z");
@@ -76,6 +79,18 @@ describe("demo data", () => {
       if (row.type === "web") expect(row.customerNumber).toBeNull();
       else expect(row.customerNumber).toMatch(/^\+[1-9]\d{7,14}$/);
     }
+  });
+
+  it("counts each evaluation as pass or fail under its agent's rubric, and keeps call_daily_stats equal to the calls", async () => {
+    const db = database.db;
+    const rubrics = new Map((await db.select().from(agents).where(eq(agents.orgId, orgId))).map((row) => [row.id, storedConfig(row).analysis_plan.success_evaluation_rubric]));
+    const callRows = await db.select().from(calls).where(eq(calls.orgId, orgId));
+    for (const row of callRows) expect(row.successOutcome).toBe(successOutcome(row.successEvaluation, rubrics.get(row.agentId ?? "") ?? null));
+    const counted = callRows.map((row) => row.successOutcome);
+    expect(counted).toContain("pass");
+    expect(counted).toContain("fail");
+    const rollup = await expectRollupMatchesCalls(db, orgId);
+    expect(rollup.length).toBeGreaterThan(90);
   });
 
   it("debits every paid call once; the balance is the ledger's sum and stays positive", async () => {

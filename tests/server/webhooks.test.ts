@@ -252,6 +252,8 @@ describe("end-of-call-report", () => {
       summary: "The customer was fine.",
       structured_data: { mood: "fine" },
       success_evaluation: "true",
+      outcome: "answered",
+      success: "pass",
       started_at: "2026-03-01T12:00:00.000Z",
       ended_at: "2026-03-01T12:00:42.300Z",
       duration_seconds: 43,
@@ -272,6 +274,45 @@ describe("end-of-call-report", () => {
     expect((await callRow(database.db, callId))!.status).toBe("ended");
     // A free call writes no ledger entry.
     expect((await ledgerOf(database.db, org.orgId)).some((entry) => entry.callId === callId)).toBe(false);
+  });
+
+  it("counts the evaluation as pass or fail under the agent's rubric when it arrives; a later rubric change leaves past calls as they were", async () => {
+    const scored = (await createAgent(app, org.token, { agent_name: "Scored", analysis_plan: { success_evaluation_rubric: "NumericScale" } })).id;
+    const reportWith = (callId: string, evaluation: string | null) => {
+      const report = endOfCallReport({ providerCallId: `vapi-${randomUUID()}`, callId, orgId: org.orgId });
+      const analysis = report.message.analysis as Record<string, unknown>;
+      if (evaluation === null) delete analysis.successEvaluation;
+      else analysis.successEvaluation = evaluation;
+      return report;
+    };
+    const placed = async () => {
+      const id = randomUUID();
+      await orgScope(database.db, org.orgId).insert(calls, { id, type: "outbound", status: "queued", agentId: scored });
+      return id;
+    };
+    const success = async (id: string) => (await getCall(app, org.token, id)).json().data.success;
+
+    // "8" is 8 out of 10 under NumericScale: a pass.
+    const first = await placed();
+    await postWebhook(app, reportWith(first, "8"));
+    expect(await success(first)).toBe("pass");
+    expect((await callRow(database.db, first))!.successOutcome).toBe("pass");
+
+    // Under PercentageScale the same "8" is 8 %: a fail; the first call keeps its pass.
+    const rubric = await app.inject({ method: "PUT", url: `/api/agent/${scored}`, headers: { authorization: `Bearer ${org.token}` }, payload: { analysis_plan: { success_evaluation_rubric: "PercentageScale" } } });
+    expect(rubric.statusCode, rubric.body).toBe(200);
+    const second = await placed();
+    await postWebhook(app, reportWith(second, "8"));
+    expect(await success(second)).toBe("fail");
+    expect(await success(first)).toBe("pass");
+
+    // An answer that is neither counts as nothing; no evaluation at all leaves success null.
+    const third = await placed();
+    await postWebhook(app, reportWith(third, "All items were covered."));
+    expect(await success(third)).toBeNull();
+    const fourth = await placed();
+    await postWebhook(app, reportWith(fourth, null));
+    expect((await getCall(app, org.token, fourth)).json().data).toMatchObject({ success_evaluation: null, success: null, outcome: "answered" });
   });
 
   it("a report for a call whose organisation is gone is acknowledged and ignored", async () => {
