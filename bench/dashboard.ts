@@ -1,0 +1,313 @@
+// `npm run bench:dashboard [-- --quick]`: GET /api/dashboard/ at scale. Loads N calls into one
+// organisation (INSERT … SELECT generate_series in batches, with the call_daily_stats triggers on, as
+// any write meets them), changes the organisation's time zone through PATCH /organization/settings (the
+// rollup is rebuilt from the calls: its time is printed), then measures p50/p95/p99 of the dashboard
+// through the API (app.inject on the built app: routing, auth, validation, the queries, serialization,
+// no socket) beside the same SQL alone: the statements one API request sent, recorded at the driver and
+// replayed with the API's concurrency (all at once: with both dates given nothing waits for "today").
+// API and SQL are timed alternately, request by request, so both sides meet the same machine.
+//
+// PostgreSQL (TEST_DATABASE_URL; a fresh database, dropped at the end): 1,000,000 calls. PGlite:
+// 100,000. --quick: 100,000 on PostgreSQL and 20,000 on PGlite, fewer iterations (CI).
+// Cases: the last 7, 30 and 90 days, and 90 days of one agent, each beside its previous period
+// (the calls span 200 days, so the previous periods hold calls too).
+// Targets: p95 ≤ 50 ms on PostgreSQL at 1,000,000 calls, ≤ 150 ms on PGlite at 100,000 (issue 12 §3).
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { buildApp } from "../server/app";
+import { loadConfig } from "../server/config";
+import { openDatabase, type Database } from "../server/db/client";
+import { runMigrations } from "../server/db/migrate";
+
+const QUICK = process.argv.includes("--quick");
+const ITERATIONS = QUICK ? 40 : 200;
+const WARMUP = QUICK ? 5 : 20;
+const PG_URL = process.env.TEST_DATABASE_URL || null;
+const PG_CALLS = QUICK ? 100_000 : 1_000_000;
+const PGLITE_CALLS = QUICK ? 20_000 : 100_000;
+/** Calls per INSERT statement: the rollup's trigger sums each statement's rows at once. */
+const BATCH = 100_000;
+const SPAN_DAYS = 200;
+/** The zone the organisation moves to before measuring (a zone with daylight saving). */
+const ZONE = "America/New_York";
+const TARGET_MS = { PostgreSQL: 50, PGlite: 150 } as const;
+
+interface Result {
+  name: string;
+  n: number;
+  db: keyof typeof TARGET_MS;
+  p50: number;
+  p95: number;
+  p99: number;
+  sqlP50: number;
+  sqlP95: number;
+}
+
+interface Setup {
+  db: keyof typeof TARGET_MS;
+  n: number;
+  loadSeconds: number;
+  rebuildMs: number;
+  rollupRows: number;
+}
+
+const sqlArray = (values: string[]) => `(array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}])`;
+
+// Ended reasons for every outcome (contract/call-outcome.ts) and evaluations that pass, fail or neither.
+const ENDED_REASONS = ["customer-ended-call", "assistant-ended-call", "customer-ended-call", "customer-busy", "customer-did-not-answer", "voicemail", "pipeline-error-openai-llm-failed", "silence-timed-out"];
+const EVALUATIONS: [string | null, string | null][] = [["true", "pass"], ["false", "fail"], ["85%", "pass"], [null, null], ["checklist", null]];
+
+/**
+ * Calls `first`…`last` of the organisation: 5 agents and a share without one, started over the last
+ * SPAN_DAYS days, 0.5% still in progress, every outcome, durations, costs, success outcomes as the
+ * server stores them with the evaluation.
+ */
+function insertBatch(orgId: string, agentIds: string[], first: number, last: number): string {
+  const evaluations = sqlArray(EVALUATIONS.map(([answer]) => answer ?? ""));
+  const outcomes = sqlArray(EVALUATIONS.map(([, outcome]) => outcome ?? ""));
+  return `
+    insert into calls (id, org_id, type, status, agent_id, customer_number, customer_name, started_at, ended_at,
+      duration_seconds, ended_reason, cost_micros, success_evaluation, success_outcome, created_at, updated_at)
+    select gen_random_uuid(), '${orgId}',
+      (array['outbound','inbound','web'])[1 + i % 3],
+      case when i % 200 = 0 then 'in-progress' else 'ended' end,
+      case when i % 50 = 0 then null else (${sqlArray(agentIds)}::uuid[])[1 + i % ${agentIds.length}] end,
+      '+1' || (2000000000 + (i::bigint * 7919) % 7999999999)::text,
+      'Caller ' || i,
+      t.started,
+      case when i % 200 = 0 then null else t.started + make_interval(secs => t.duration) end,
+      case when i % 200 = 0 then null else t.duration end,
+      case when i % 200 = 0 then null else ${sqlArray(ENDED_REASONS)}[1 + i % ${ENDED_REASONS.length}] end,
+      case when i % 200 = 0 then null else (t.duration * 1500 + i % 997)::bigint end,
+      nullif(${evaluations}[1 + i % ${EVALUATIONS.length}], ''),
+      case when i % 200 = 0 then null else nullif(${outcomes}[1 + i % ${EVALUATIONS.length}], '') end,
+      t.started, t.started
+    from generate_series(${first}, ${last}) as g(i)
+    cross join lateral (select now() - random() * interval '${SPAN_DAYS} days' + 0 * i * interval '1 second' as started,
+                               (5 + floor(random() * 600))::int + 0 * i as duration) as t`;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** Times two runs alternately (a, b, a, b, …), so both meet the same machine. */
+async function timeInterleaved(iterations: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < iterations; i++) {
+    for (const [side, run] of [a, b].entries()) {
+      const start = performance.now();
+      await run();
+      times[side]!.push(performance.now() - start);
+    }
+  }
+  return [times[0].sort((x, y) => x - y), times[1].sort((x, y) => x - y)];
+}
+
+interface Recorded {
+  text: string;
+  params: unknown[];
+}
+
+/**
+ * Wraps the driver so the statements of an API request can be recorded and replayed bare. Kept: the
+ * dashboard's own reads (the organisation's facts, the rollup, the wallet and its holds), not the
+ * sign-in lookups every request pays.
+ */
+function recorder(database: Database) {
+  let recording: Recorded[] | null = null;
+  const keep = (text: string) => /call_daily_stats|from \(select 1\) as one|"wallets"|from "calls"/.test(text);
+  if (database.driver.kind === "postgres") {
+    const pool = database.driver.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+    const original = pool.query.bind(pool);
+    pool.query = (...args: unknown[]) => {
+      const first = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof first === "string" ? first : first.text;
+      const params = ((typeof first === "string" ? undefined : first.values) ?? args[1]) as unknown[] | undefined;
+      if (recording && keep(text)) recording.push({ text, params: params ?? [] });
+      return original(...args);
+    };
+    return {
+      record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
+      replay: (statement: Recorded) => original({ text: statement.text, values: statement.params }),
+    };
+  }
+  const client = database.driver.db.$client as unknown as { query: (text: string, params?: unknown[], options?: unknown) => Promise<unknown> };
+  const original = client.query.bind(client);
+  client.query = (text: string, params?: unknown[], options?: unknown) => {
+    if (recording && keep(text)) recording.push({ text, params: params ?? [] });
+    return original(text, params, options);
+  };
+  return {
+    record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
+    replay: (statement: Recorded) => original(statement.text, statement.params),
+  };
+}
+
+const rows = async <T>(database: Database, query: string) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+
+/** A user with an organisation and 5 agents; answers the bearer headers, the organisation and the agents. */
+async function organisation(app: FastifyInstance, database: Database) {
+  const email = `bench-${randomUUID().slice(0, 8)}@example.com`;
+  const signUp = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { email, password: "bench-password-0123456789", name: "Bench" } });
+  if (signUp.statusCode !== 200) throw new Error(`sign-up: ${signUp.body}`);
+  const headers = { authorization: `Bearer ${(signUp.json() as { token: string }).token}` };
+  const org = await app.inject({ method: "POST", url: "/api/auth/organization/create", headers, payload: { name: "Bench Org", slug: `bench-${randomUUID().slice(0, 8)}` } });
+  if (org.statusCode !== 200) throw new Error(`organisation: ${org.body}`);
+  const agentIds: string[] = [];
+  for (const name of ["Sales Sam", "Support Sue", "Billing Bob", "Booking Beth", "Survey Stan"]) {
+    const response = await app.inject({ method: "POST", url: "/api/agent/", headers, payload: { agent_name: name } });
+    if (response.statusCode !== 201) throw new Error(`agent: ${response.body}`);
+    agentIds.push((response.json() as { data: { id: string } }).data.id);
+  }
+  const [row] = await rows<{ org_id: string }>(database, `select org_id from agents where id = '${agentIds[0]}'`);
+  return { headers, orgId: row!.org_id, agentIds };
+}
+
+/** Loads `n` calls (secondary indexes of calls dropped meanwhile and built again, as bench:calls does); answers the seconds it took. */
+async function loadCalls(database: Database, orgId: string, agentIds: string[], n: number): Promise<number> {
+  const exec = (query: string) => database.db.execute(query);
+  const start = performance.now();
+  const secondary = await rows<{ indexname: string; indexdef: string }>(
+    database,
+    "select indexname, indexdef from pg_indexes where tablename = 'calls' and indexname <> 'calls_pkey' and indexdef not like 'CREATE UNIQUE%'",
+  );
+  for (const index of secondary) await exec(`drop index ${index.indexname}`);
+  for (let first = 1; first <= n; first += BATCH) await exec(insertBatch(orgId, agentIds, first, Math.min(n, first + BATCH - 1)));
+  if (database.kind === "postgres") {
+    await exec(`begin; set local maintenance_work_mem = '256MB'; ${secondary.map((index) => `${index.indexdef};`).join(" ")} commit;`);
+  } else {
+    for (const index of secondary) await exec(index.indexdef);
+  }
+  await exec("vacuum analyze calls");
+  await exec("vacuum analyze call_daily_stats");
+  return (performance.now() - start) / 1000;
+}
+
+/** Today in `zone` (YYYY-MM-DD). */
+const todayIn = (zone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+
+async function benchDatabase(database: Database, label: Setup["db"], n: number): Promise<{ setup: Setup; results: Result[] }> {
+  const config = loadConfig({
+    NODE_ENV: "production",
+    BETTER_AUTH_SECRET: randomUUID() + randomUUID(),
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    LOG_LEVEL: "silent",
+    SEED_DEMO: "false",
+    PUBLIC_URL: "http://localhost:3000",
+    CONSOLE_DIR: "/nonexistent/console",
+    DATA_DIR: `/tmp/vap-bench-${process.pid}`,
+  });
+  const app = await buildApp({ config, database, logger: false });
+  try {
+    const { headers, orgId, agentIds } = await organisation(app, database);
+    const loadSeconds = await loadCalls(database, orgId, agentIds, n);
+    console.log(`${label}: loaded ${n.toLocaleString("en")} calls in ${loadSeconds.toFixed(1)} s`);
+
+    // A zone change rebuilds the organisation's rollup from its calls, in the request's transaction.
+    const rebuildStart = performance.now();
+    const zone = await app.inject({ method: "PATCH", url: "/api/organization/settings", headers, payload: { timezone: ZONE } });
+    const rebuildMs = performance.now() - rebuildStart;
+    if (zone.statusCode !== 200) throw new Error(`zone change: ${zone.statusCode} ${zone.body}`);
+    await database.db.execute("vacuum analyze call_daily_stats");
+    const [rollup] = await rows<{ n: number }>(database, `select count(*)::int as n from call_daily_stats where org_id = '${orgId}'`);
+    console.log(`${label}: time-zone change (rollup rebuilt, ${Number(rollup!.n).toLocaleString("en")} rows) in ${(rebuildMs / 1000).toFixed(2)} s`);
+
+    const today = todayIn(ZONE);
+    const period = (days: number) => `startDate=${daysBefore(today, days - 1)}&endDate=${today}`;
+    const cases: [string, string][] = [
+      ["7 days", period(7)],
+      ["30 days", period(30)],
+      ["90 days", period(90)],
+      ["90 days, one agent", `${period(90)}&agentId=${agentIds[1]}`],
+    ];
+    const rec = recorder(database);
+    const results: Result[] = [];
+    for (const [name, query] of cases) {
+      const request = () => app.inject({ method: "GET", url: `/api/dashboard/?${query}`, headers });
+      const first = await request();
+      if (first.statusCode !== 200) throw new Error(`${name}: ${first.statusCode} ${first.body}`);
+      const body = first.json() as { data: { totals: { calls: number }; previous: { calls: number }; series: unknown[]; agents: unknown[] } };
+      const statements = await rec.record(request);
+      const [api, bare] = await timeInterleaved(ITERATIONS, WARMUP, request, () => Promise.all(statements.map((statement) => rec.replay(statement))));
+      console.log(
+        `  ${name}: ${body.data.totals.calls.toLocaleString("en")} calls (previous ${body.data.previous.calls.toLocaleString("en")}), ` +
+          `${body.data.series.length} days, ${body.data.agents.length} agent rows, ${statements.length} statements`,
+      );
+      results.push({ name, n, db: label, p50: percentile(api, 50), p95: percentile(api, 95), p99: percentile(api, 99), sqlP50: percentile(bare, 50), sqlP95: percentile(bare, 95) });
+    }
+    return { setup: { db: label, n, loadSeconds, rebuildMs, rollupRows: Number(rollup!.n) }, results };
+  } finally {
+    await app.close();
+  }
+}
+
+async function onPostgres(serverUrl: string, n: number) {
+  const name = `vap_bench_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  try {
+    await runMigrations(database);
+    return await benchDatabase(database, "PostgreSQL", n);
+  } finally {
+    await database.close();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function onPglite(n: number) {
+  const database = await openDatabase({ kind: "pglite-memory" });
+  try {
+    await runMigrations(database);
+    return await benchDatabase(database, "PGlite", n);
+  } finally {
+    await database.close();
+  }
+}
+
+const runs: { setup: Setup; results: Result[] }[] = [];
+if (PG_URL) runs.push(await onPostgres(PG_URL, PG_CALLS));
+else console.log("PostgreSQL: skipped (TEST_DATABASE_URL is not set)");
+runs.push(await onPglite(PGLITE_CALLS));
+
+const ms = (value: number) => value.toFixed(1);
+console.table(
+  runs.flatMap(({ results }) =>
+    results.map((r) => ({
+      case: r.name,
+      N: r.n.toLocaleString("en"),
+      db: r.db,
+      "p50 ms": ms(r.p50),
+      "p95 ms": ms(r.p95),
+      "p99 ms": ms(r.p99),
+      "SQL p50 ms": ms(r.sqlP50),
+      "SQL p95 ms": ms(r.sqlP95),
+      "target p95 ms": TARGET_MS[r.db],
+    })),
+  ),
+);
+console.table(
+  runs.map(({ setup }) => ({
+    db: setup.db,
+    N: setup.n.toLocaleString("en"),
+    "load s": setup.loadSeconds.toFixed(1),
+    "zone change (rebuild) s": (setup.rebuildMs / 1000).toFixed(2),
+    "rollup rows": setup.rollupRows.toLocaleString("en"),
+  })),
+);
+const misses = runs.flatMap(({ results }) => results).filter((r) => r.p95 > TARGET_MS[r.db]);
+if (misses.length > 0) console.log(`Targets missed (p95 ≤ 50 ms on PostgreSQL, ≤ 150 ms on PGlite): ${misses.map((r) => `${r.db} ${r.name}`).join("; ")}`);
+else console.log("Every case within its target.");
+process.exit(0);
