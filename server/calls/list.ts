@@ -42,16 +42,15 @@
  * the best plan for a search depends on the word searched. The one exception is the unfiltered list
  * (`statementName`), where no value could make a generic plan the wrong one.
  */
-import { and, asc, desc, eq, fillPlaceholders, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, fillPlaceholders, gte, ilike, inArray, lt, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { CALL_LIST_EXACT_COUNT_LIMIT, type CallFilters } from "../../contract";
+import { CALL_LIST_EXACT_COUNT_LIMIT, DEFAULT_TIME_ZONE, type CallFilters } from "../../contract";
 import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls } from "../db/schema";
 import { usdToMicros } from "../wallet/money";
 import type { CallListRow } from "./repository";
 
-const DAY_MS = 86_400_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER_LIKE = /^[\d\s+().-]+$/;
 
@@ -162,7 +161,8 @@ class Terms {
   }
 }
 
-const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
+/** The first instant of `day` (a date) in the zone of the `timeZone` placeholder. */
+const dayStart = (day: SQL | Placeholder) => sql`(${day}::date::timestamp at time zone ${slot("timeZone")})`;
 
 /** LIKE pattern for "contains `text`" (the wildcards in `text` taken literally). */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -198,18 +198,22 @@ async function addSearch(db: Db, scope: OrgScope, raw: string | undefined, terms
 export async function callQuery(db: Db, scope: OrgScope, filters: CallFilters): Promise<CallQuery> {
   const terms = new Terms();
   terms.add("org", { orgId: scope.orgId }, () => eq(calls.orgId, slot("orgId")));
-  // Timestamps as ISO text: placeholder values go to the driver as they are (no column mapping).
-  if (filters.startDate) terms.add("from", { from: dayStart(filters.startDate).toISOString() }, () => gte(calls.startedAt, slot("from")));
-  if (filters.endDate) {
-    const until = new Date(dayStart(filters.endDate).getTime() + DAY_MS).toISOString();
-    terms.add("until", { until }, () => lt(calls.startedAt, slot("until")));
-  }
+  // Days start at midnight in `timezone` (default UTC): the zone is a placeholder too, so one statement
+  // serves every zone. The bound is a stable expression of the values, computed once before the scan,
+  // so started_at still ranges over calls_org_started_idx; `timestamp AT TIME ZONE` puts a midnight a
+  // change to daylight saving skips (America/Santiago) at the day's first instant, as the dashboard's
+  // `(started_at AT TIME ZONE tz)::date` does.
+  const timeZone = filters.timezone ?? DEFAULT_TIME_ZONE;
+  if (filters.startDate) terms.add("from", { from: filters.startDate, timeZone }, () => gte(calls.startedAt, dayStart(slot("from"))));
+  if (filters.endDate) terms.add("until", { until: filters.endDate, timeZone }, () => lt(calls.startedAt, dayStart(sql`(${slot("until")}::date + 1)`)));
   if (filters.agentId) terms.add("agent", { agentId: filters.agentId }, () => eq(calls.agentId, slot("agentId")));
   if (filters.campaignId) terms.add("campaign", { campaignId: filters.campaignId }, () => eq(calls.campaignId, slot("campaignId")));
   if (filters.status) terms.oneOf("status", calls.status, filters.status);
   if (filters.type) terms.oneOf("type", calls.type, filters.type);
   if (filters.endedReason) terms.oneOf("endedReason", calls.endedReason, filters.endedReason);
   if (filters.successEvaluation) terms.oneOf("success", calls.successEvaluation, filters.successEvaluation);
+  if (filters.outcome) terms.oneOf("outcome", calls.outcome, filters.outcome);
+  if (filters.success) terms.oneOf("passFail", calls.successOutcome, filters.success);
   if (filters.durationMin !== undefined) terms.add("durationMin", { durationMin: filters.durationMin }, () => gte(calls.durationSeconds, slot("durationMin")));
   if (filters.durationMax !== undefined) terms.add("durationMax", { durationMax: filters.durationMax }, () => lte(calls.durationSeconds, slot("durationMax")));
   if (filters.costMin !== undefined) terms.add("costMin", { costMin: usdToMicros(filters.costMin) }, () => gte(calls.costMicros, slot("costMin")));

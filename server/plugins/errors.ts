@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ERROR_CODES, type ErrorBody } from "../../contract";
-import { isUnstorableText } from "../db/errors";
+import { isUnknownTimeZone, isUnstorableText } from "../db/errors";
 
 type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -159,6 +159,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isUnstorableText(error)) {
       // A safety net behind registerInputGuards (e.g. text that reached the database another way).
       return send(reply, 400, { detail: "The request carries text the database cannot store (the NUL character).", code: ERROR_CODES.validation });
+    }
+    if (isUnknownTimeZone(error)) {
+      // A zone name the runtime knows and the database does not (the call list's `timezone`).
+      return send(reply, 400, { detail: "timezone: the database does not know this time zone; use a name such as Europe/Berlin, America/New_York or UTC.", code: ERROR_CODES.validation });
     }
     const status = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
     if ("validation" in error && Array.isArray(error.validation)) {

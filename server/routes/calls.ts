@@ -52,10 +52,13 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
   }
 
   const filtersDescription =
-    "startDate/endDate: UTC days YYYY-MM-DD, endDate included whole. search: the customer number (any spelling, or a part " +
-    "of it), customer name, agent name, call id, or words of the transcript and summary. status, type, endedReason and " +
-    "successEvaluation take one value or several separated by commas; durationMin/Max are seconds, costMin/Max USD. " +
-    "sortBy startedAt (default) | duration | cost, sortOrder desc (default) | asc. Unknown parameters answer 400.";
+    "startDate/endDate: days YYYY-MM-DD in `timezone` (an IANA name such as Europe/Berlin; default UTC), endDate included " +
+    "whole; a call counts on the day it started there, as on the dashboard. search: the customer number (any spelling, or a " +
+    "part of it), customer name, agent name, call id, or words of the transcript and summary. status, type, endedReason, " +
+    "successEvaluation, outcome (answered, busy, no_answer, voicemail, failed, in_progress) and success (pass, fail: the " +
+    "success evaluation counted under the agent's rubric) take one value or several separated by commas; durationMin/Max " +
+    "are seconds, costMin/Max USD. sortBy startedAt (default) | duration | cost, sortOrder desc (default) | asc. Unknown " +
+    "parameters answer 400.";
 
   // GET /call/'s answers, kept per organisation and request until its calls change (CallListAnswers);
   // zod checks each new one outside production, as the response schema would.

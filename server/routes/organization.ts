@@ -1,13 +1,80 @@
 import { eq, inArray } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { can, errorBodySchema, inviteBodySchema, inviteResponseSchema, organizationParamsSchema } from "../../contract";
+import {
+  can,
+  errorBodySchema,
+  inviteBodySchema,
+  inviteResponseSchema,
+  organizationParamsSchema,
+  organizationSettingsPatchSchema,
+  organizationSettingsPath,
+  organizationSettingsResponseSchema,
+} from "../../contract";
 import type { AuthProvider } from "../auth/types";
 import type { Db } from "../db/client";
 import { memberships, users } from "../db/schema";
+import { databaseTimeZone, organizationSettings, setOrganizationTimeZone } from "../organizations/settings";
 import { ApiError } from "../plugins/errors";
 
-/** POST /api/organization/:organizationId/invite (spec §7, §8 Invitation). */
+const organizationNotFound = () => ApiError.notFound("Organisation not found");
+
+/**
+ * POST /api/organization/:organizationId/invite (spec §7, §8 Invitation), and GET / PATCH
+ * /api/organization/settings (the active organisation's settings: its time zone).
+ */
 export const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; provider: AuthProvider }> = async (app, { db, provider }) => {
+  app.get(
+    organizationSettingsPath,
+    {
+      schema: {
+        tags: ["organization"],
+        summary: "The active organisation's settings",
+        description:
+          "Members and admins. `timezone` (an IANA name, default UTC): the dashboard's days are cut in it, and the console " +
+          "passes it to the call list (`timezone`) so a day of the dashboard opens exactly the calls it counted.",
+        security: [{ bearerAuth: [] }],
+        response: { 200: organizationSettingsResponseSchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const identity = request.requireIdentity();
+      const scope = request.requireOrg();
+      if (!can(identity.role, "organization", "show")) throw ApiError.forbidden("Your role may not view the organisation's settings.");
+      const settings = await organizationSettings(db, scope.orgId);
+      if (!settings) throw organizationNotFound();
+      return { data: settings };
+    },
+  );
+
+  app.patch(
+    organizationSettingsPath,
+    {
+      schema: {
+        tags: ["organization"],
+        summary: "Change the active organisation's settings",
+        description:
+          "Admins only. `timezone`: an IANA time-zone name the database knows (Europe/Berlin, America/New_York, UTC; " +
+          "fixed offsets are refused: a name keeps daylight saving right). The dashboard's figures are cut again in the " +
+          "new zone at once; calls keep their times.",
+        security: [{ bearerAuth: [] }],
+        body: organizationSettingsPatchSchema,
+        response: { 200: organizationSettingsResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const identity = request.requireIdentity();
+      const scope = request.requireOrg();
+      if (!can(identity.role, "organization", "edit")) throw ApiError.forbidden("Only organisation admins can change the organisation's settings.");
+      const timezone = await databaseTimeZone(db, request.body.timezone);
+      if (!timezone) {
+        throw ApiError.badRequest(`timezone: ${request.body.timezone} is not a time zone the database knows; use a name such as Europe/Berlin, America/New_York or UTC`);
+      }
+      const settings = await setOrganizationTimeZone(db, scope.orgId, timezone);
+      if (!settings) throw organizationNotFound();
+      return { data: settings };
+    },
+  );
+
   app.post(
     "/organization/:organizationId/invite",
     {

@@ -16,6 +16,8 @@ const counter = tally(import.meta.filename);
 /** What each non-public route does, in the permission table's terms; "signed-in" needs no organisation or role. */
 const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in"> = {
   "POST /api/organization/:organizationId/invite": ["organization", "invite"],
+  "GET /api/organization/settings": ["organization", "show"],
+  "PATCH /api/organization/settings": ["organization", "edit"],
   "GET /api/agent/": ["agent", "list"],
   "GET /api/agent/templates": ["agent", "list"],
   "POST /api/agent/template": ["agent", "create"],
@@ -54,6 +56,7 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
 const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/organization/:organizationId/invite": () => ({ email_address: "newcomer@example.com" }),
+  "PATCH /api/organization/settings": () => ({ timezone: "Europe/Berlin" }),
   "PUT /api/phonenumber/:id": () => ({ name: "renamed" }),
 };
 

@@ -502,3 +502,177 @@ describe("GET /call/export", () => {
     expect((await status("/api/call/export?startDate=2026-03-07&endDate=2026-03-01")).code).toBe(400);
   });
 });
+
+describe("GET /call/ and its export: outcome and success", () => {
+  let outcomes: TestOrg;
+
+  beforeAll(async () => {
+    outcomes = await newOrganisation(app, "Outcomes Ltd");
+    const at = (minute: number) => new Date(Date.UTC(2026, 2, 10, 12, minute));
+    const rows: [string, Partial<NewCall>][] = [
+      ["o-answered", { endedReason: "customer-ended-call", successOutcome: "pass", successEvaluation: "true" }],
+      ["o-answered-fail", { endedReason: "assistant-ended-call", successOutcome: "fail", successEvaluation: "Poor" }],
+      ["o-busy", { endedReason: "customer-busy" }],
+      ["o-no-answer", { endedReason: "customer-did-not-answer" }],
+      ["o-voicemail", { endedReason: "voicemail", successOutcome: "fail", successEvaluation: "false" }],
+      ["o-failed", { endedReason: "pipeline-error-openai-llm-failed" }],
+      ["o-failed-status", { status: "failed" }],
+      ["o-ringing", { status: "ringing" }],
+      ["o-unknown-evaluation", { endedReason: "customer-ended-call", successEvaluation: "All items covered" }],
+    ];
+    for (const [index, [key, values]] of rows.entries()) await insertCall(outcomes.orgId, { key, startedAt: at(index), ...values });
+  });
+
+  it("answers each call's outcome (contract/call-outcome.ts) and success, in the list and in GET /call/{id}", async () => {
+    const body = await list("limit=100", outcomes.token);
+    const byKey = Object.fromEntries(body.data.map((item) => [keysOf([item])[0], { outcome: item.outcome, success: item.success }]));
+    expect(byKey).toEqual({
+      "o-answered": { outcome: "answered", success: "pass" },
+      "o-answered-fail": { outcome: "answered", success: "fail" },
+      "o-busy": { outcome: "busy", success: null },
+      "o-no-answer": { outcome: "no_answer", success: null },
+      "o-voicemail": { outcome: "voicemail", success: "fail" },
+      "o-failed": { outcome: "failed", success: null },
+      "o-failed-status": { outcome: "failed", success: null },
+      "o-ringing": { outcome: "in_progress", success: null },
+      "o-unknown-evaluation": { outcome: "answered", success: null },
+    });
+    const one = await app.inject({ method: "GET", url: `/api/call/${ids["o-busy"]}`, headers: bearer(outcomes.token) });
+    expect(one.json().data).toMatchObject({ outcome: "busy", success: null });
+  });
+
+  it("filters by outcome and success, one value or several, with the other filters", async () => {
+    expect(await keys("outcome=busy", outcomes.token)).toEqual(["o-busy"]);
+    expect(await keys("outcome=failed,no_answer", outcomes.token)).toEqual(["o-failed-status", "o-failed", "o-no-answer"]);
+    expect(await keys("outcome=in_progress", outcomes.token)).toEqual(["o-ringing"]);
+    expect(await keys("outcome=answered", outcomes.token)).toEqual(["o-unknown-evaluation", "o-answered-fail", "o-answered"]);
+    expect(await keys("success=pass", outcomes.token)).toEqual(["o-answered"]);
+    expect(await keys("success=fail", outcomes.token)).toEqual(["o-voicemail", "o-answered-fail"]);
+    expect(await keys("success=pass,fail&outcome=answered", outcomes.token)).toEqual(["o-answered-fail", "o-answered"]);
+    expect((await list("outcome=voicemail,busy", outcomes.token)).total).toBe(2);
+    // The first organisation's calls are all answered or in progress; none of this one's show there.
+    expect(await keys("outcome=busy")).toEqual([]);
+    expect(await keys("outcome=in_progress")).toEqual(["queued"]);
+    for (const query of ["outcome=reached", "success=maybe", "outcome=", "success=pass,yes"]) {
+      const { code, detail } = await status(`/api/call/?${query}`);
+      expect(code, query).toBe(400);
+      expect(detail, query).toMatch(/outcome|success/);
+    }
+  });
+
+  it("exports outcome and success columns, and filters the export the same way", async () => {
+    const response = await app.inject({ method: "GET", url: "/api/call/export?outcome=answered,voicemail&sortOrder=asc", headers: bearer(outcomes.token) });
+    expect(response.statusCode, response.body).toBe(200);
+    const [header, ...rows] = parseCsv(response.body);
+    expect(header).toEqual(expect.arrayContaining(["outcome", "success"]));
+    const cells = rows.map((row) => [keysOf([{ id: row[0] } as CallListItem])[0], row[header!.indexOf("outcome")], row[header!.indexOf("success")]]);
+    expect(cells).toEqual([
+      ["o-answered", "answered", "pass"],
+      ["o-answered-fail", "answered", "fail"],
+      ["o-voicemail", "voicemail", "fail"],
+      ["o-unknown-evaluation", "answered", ""],
+    ]);
+    expect(response.headers["x-total-count"]).toBe("4");
+  });
+
+  it("is in the OpenAPI document", async () => {
+    const doc = (await app.inject({ method: "GET", url: "/api/docs/json" })).json() as { paths: Record<string, { get?: { parameters?: { name: string }[]; description?: string } }> };
+    for (const path of ["/api/call/", "/api/call/export"]) {
+      expect(doc.paths[path]?.get?.parameters?.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(["timezone", "outcome", "success"]));
+      expect(doc.paths[path]?.get?.description).toMatch(/timezone/);
+    }
+  });
+});
+
+describe("GET /call/: days cut in `timezone`", () => {
+  let zones: TestOrg;
+  /** Every call's instant: around each zone's daylight-saving changes of 2026. */
+  const instants: Date[] = [];
+  const TRANSITIONS: Record<string, string[]> = {
+    // Spring forward at 02:00 local (07:00Z); fall back at 02:00 local (06:00Z).
+    "America/New_York": ["2026-03-08T07:00:00Z", "2026-11-01T06:00:00Z"],
+    // 01:00Z both ways.
+    "Europe/Berlin": ["2026-03-29T01:00:00Z", "2026-10-25T01:00:00Z"],
+    // Chile: back at midnight -03 (03:00Z, 23:00 the day before again); forward at midnight -04
+    // (04:00Z): 6 September starts at 01:00, its midnight never happens.
+    "America/Santiago": ["2026-04-05T03:00:00Z", "2026-09-06T04:00:00Z"],
+  };
+  const localDay = (instant: Date, timeZone: string) =>
+    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
+  const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    zones = await newOrganisation(app, "Zones Ltd");
+    for (const transitions of Object.values(TRANSITIONS)) {
+      for (const transition of transitions) {
+        const t0 = Date.parse(transition);
+        // Every half hour for 30 hours either side, and the millisecond before each whole hour.
+        for (let minutes = -30 * 60; minutes <= 30 * 60; minutes += 30) {
+          instants.push(new Date(t0 + minutes * 60_000));
+          if (minutes % 60 === 0) instants.push(new Date(t0 + minutes * 60_000 - 1));
+        }
+      }
+    }
+    await database.db.insert(calls).values(instants.map((startedAt) => ({ id: randomUUID(), orgId: zones.orgId, type: "web", status: "ended", startedAt })));
+  });
+
+  it("counts a call on the day it started in that zone, around every change of daylight saving", async () => {
+    for (const [timeZone, transitions] of Object.entries(TRANSITIONS)) {
+      for (const transition of transitions) {
+        const middle = localDay(new Date(transition), timeZone);
+        for (const day of [addDays(middle, -1), middle, addDays(middle, 1)]) {
+          const expected = instants.filter((instant) => localDay(instant, timeZone) === day).map((instant) => instant.toISOString()).sort().reverse();
+          const body = await list(`limit=100&startDate=${day}&endDate=${day}&timezone=${encodeURIComponent(timeZone)}`, zones.token);
+          expect(body.data.map((item) => item.started_at), `${timeZone} ${day}`).toEqual(expected);
+        }
+        // A range of days: the first day's first instant to the last day's last.
+        const [from, until] = [addDays(middle, -1), addDays(middle, 1)];
+        const inRange = instants.filter((instant) => localDay(instant, timeZone) >= from && localDay(instant, timeZone) <= until).length;
+        expect((await list(`limit=1&startDate=${from}&endDate=${until}&timezone=${encodeURIComponent(timeZone)}`, zones.token)).total, `${timeZone} ${from}..${until}`).toBe(inRange);
+        // startDate alone and endDate alone.
+        const onOrAfter = instants.filter((instant) => localDay(instant, timeZone) >= middle).length;
+        const onOrBefore = instants.filter((instant) => localDay(instant, timeZone) <= middle).length;
+        expect((await list(`limit=1&startDate=${middle}&timezone=${encodeURIComponent(timeZone)}`, zones.token)).total).toBe(onOrAfter);
+        expect((await list(`limit=1&endDate=${middle}&timezone=${encodeURIComponent(timeZone)}`, zones.token)).total).toBe(onOrBefore);
+      }
+    }
+  });
+
+  it("the day of a spring-forward change is 23 hours long, the day of a fall-back change 25 (New York)", async () => {
+    const hours = async (day: string) => {
+      const body = await list(`limit=100&startDate=${day}&endDate=${day}&timezone=America/New_York`, zones.token);
+      const times = body.data.map((item) => Date.parse(item.started_at));
+      return (Math.max(...times) - Math.min(...times) + 1) / 3_600_000;
+    };
+    expect(await hours("2026-03-08")).toBe(23);
+    expect(await hours("2026-11-01")).toBe(25);
+  });
+
+  it("without timezone, days are UTC days, as before; the export cuts days the same way", async () => {
+    const day = "2026-03-08";
+    const utc = instants.filter((instant) => instant.toISOString().slice(0, 10) === day).length;
+    expect((await list(`limit=1&startDate=${day}&endDate=${day}`, zones.token)).total).toBe(utc);
+    expect((await list(`limit=1&startDate=${day}&endDate=${day}&timezone=UTC`, zones.token)).total).toBe(utc);
+    const newYork = instants.filter((instant) => localDay(instant, "America/New_York") === day).length;
+    expect(newYork).not.toBe(utc);
+    const exported = await app.inject({ method: "GET", url: `/api/call/export?startDate=${day}&endDate=${day}&timezone=America/New_York`, headers: bearer(zones.token) });
+    expect(exported.headers["x-total-count"]).toBe(String(newYork));
+    expect(parseCsv(exported.body)).toHaveLength(newYork + 1);
+  });
+
+  it("refuses a time zone that is not a zone name (an offset, an unknown name)", async () => {
+    for (const zone of ["Mars/Olympus_Mons", "+02:00", "GMT+2 ", "'; drop table calls; --", ""]) {
+      const { code, detail } = await status(`/api/call/?startDate=2026-03-08&timezone=${encodeURIComponent(zone)}`);
+      expect(code, zone).toBe(400);
+      expect(detail, zone).toContain("timezone");
+    }
+  });
+
+  it("one compiled statement serves every zone", async () => {
+    await list("startDate=2026-03-08&endDate=2026-03-09&timezone=Europe/Berlin", zones.token);
+    const compiled = compiledStatementCount(database.db);
+    await list("startDate=2026-03-08&endDate=2026-03-09&timezone=America/Santiago", zones.token);
+    await list("startDate=2026-03-08&endDate=2026-03-09", zones.token);
+    expect(compiledStatementCount(database.db)).toBe(compiled);
+  });
+});
