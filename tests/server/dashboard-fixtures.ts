@@ -32,14 +32,14 @@ export function seededRandom(seed: number) {
 }
 export type Random = ReturnType<typeof seededRandom>;
 
-export type NewCall = Omit<typeof calls.$inferInsert, "id" | "orgId" | "successOutcome"> & { id?: string };
+export type NewCall = Omit<typeof calls.$inferInsert, "id" | "orgId" | "successOutcome" | "type"> & { id?: string; type?: string };
 
 /** Writes calls into `orgId`, 500 per statement; success_outcome from the evaluation as the server counts it (no rubric). */
 export async function insertCalls(db: Db, orgId: string, rows: NewCall[]): Promise<string[]> {
   const values = rows.map((row) => ({
-    id: row.id ?? randomUUID(),
-    type: "outbound",
     ...row,
+    id: row.id ?? randomUUID(),
+    type: row.type ?? "outbound",
     orgId,
     successOutcome: successOutcome(row.successEvaluation ?? null),
   }));
