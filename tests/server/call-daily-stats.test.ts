@@ -4,7 +4,7 @@
  * call_daily_stats, which must always equal a fresh GROUP BY of the calls it summarises (compared with
  * expectRollupMatchesCalls after every kind of write the product makes: inserts single and bulk,
  * webhook-style updates arriving late, a start time corrected across midnight, deletions of a call, of
- * an agent and of an organisation, a change of time zone, and concurrent transactions).
+ * an agent and of an organisation, a change of time zone, concurrent transactions, TRUNCATE).
  */
 import { randomUUID } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -285,6 +285,9 @@ describe("migration 0007 on a database with calls already", () => {
       const rollup = await expectRollupMatchesCalls(old.db);
       expect(rollup).toHaveLength(6);
       expect(await run("select sum(calls)::int as calls, sum(busy)::int as busy, sum(success_pass)::int as pass from call_daily_stats")).toEqual([{ calls: 7, busy: 7, pass: 3 }]);
+      // TRUNCATE (no row triggers fire) empties the rollup with the calls.
+      await run("truncate calls cascade");
+      expect(await run("select * from call_daily_stats")).toEqual([]);
     } finally {
       await old.close();
       rmSync(folder, { recursive: true, force: true });

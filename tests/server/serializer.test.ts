@@ -8,7 +8,7 @@ import fc from "fast-check";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AGENT_TEMPLATE_KEYS, agentSchema, apiPaths, callListResponseSchema, callResponseSchema, errorBodySchema } from "../../contract";
+import { AGENT_TEMPLATE_KEYS, CALL_OUTCOMES, SUCCESS_OUTCOMES, agentSchema, apiPaths, callListResponseSchema, callResponseSchema, errorBodySchema } from "../../contract";
 import type { Database } from "../../server/db/client";
 import { registerErrorHandler } from "../../server/plugins/errors";
 import { compileFastSerializer, responseSerializerCompiler } from "../../server/plugins/serializer";
@@ -51,6 +51,8 @@ const callArbitrary = fc.record({
   summary: nullable(text),
   structured_data: nullable(fc.dictionary(text, json)),
   success_evaluation: nullable(text),
+  outcome: fc.constantFrom(...CALL_OUTCOMES),
+  success: nullable(fc.constantFrom(...SUCCESS_OUTCOMES)),
   campaign_id: nullable(uuid),
   provider_call_id: nullable(text),
   is_sandbox: fc.boolean(),

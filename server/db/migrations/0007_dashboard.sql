@@ -165,6 +165,14 @@ CREATE TRIGGER "calls_update_daily_stats" AFTER UPDATE ON "calls"
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "calls_keep_daily_stats"();--> statement-breakpoint
 CREATE TRIGGER "calls_delete_daily_stats" AFTER DELETE ON "calls"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "calls_keep_daily_stats"();--> statement-breakpoint
+-- TRUNCATE fires no DELETE trigger: emptying calls empties the rollup too.
+CREATE FUNCTION "calls_truncate_daily_stats"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "call_daily_stats";
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "calls_truncate_daily_stats" AFTER TRUNCATE ON "calls"
+  FOR EACH STATEMENT EXECUTE FUNCTION "calls_truncate_daily_stats"();--> statement-breakpoint
 -- One organisation's rows made again from its calls, in its current time zone (PATCH
 -- /organization/settings calls it after changing the zone, with the organisation's row locked).
 CREATE FUNCTION "call_daily_stats_rebuild"(org text) RETURNS void LANGUAGE plpgsql AS $$
