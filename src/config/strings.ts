@@ -2,7 +2,9 @@
  * Every sentence a person reads in the console, in one place, so the screens and the tests share them.
  * The wording of the spec's strings (sidebar, invitation, shared-agent link) is kept exactly.
  */
+import type { CallOutcome } from "../../contract/call-outcome";
 import { INVITATION_TTL_DAYS } from "../../contract/invitation";
+import type { SuccessOutcome } from "../../contract/success-outcome";
 import { SANDBOX_WEB_CALL_DEFAULT_GREETING, SANDBOX_WEB_CALL_END_MESSAGE, SANDBOX_WEB_CALL_LINES } from "../../contract/web-call-sandbox";
 
 export const strings = {
@@ -497,9 +499,24 @@ export const strings = {
     status: "Status",
     type: "Type",
     endedReason: "Ended reason",
-    successEvaluation: "Success",
+    // The evaluator's answer as written ("true", "8", "Good"); "Success" is its pass/fail reading.
+    successEvaluation: "Evaluation answer",
     successPass: "Pass",
     successFail: "Fail",
+    outcome: "Outcome",
+    success: "Success",
+    outcomes: {
+      answered: "Answered",
+      busy: "Busy",
+      no_answer: "No answer",
+      voicemail: "Voicemail",
+      failed: "Failed",
+      in_progress: "In progress",
+    } satisfies Record<CallOutcome, string>,
+    successOutcomes: { pass: "Pass", fail: "Fail" } satisfies Record<SuccessOutcome, string>,
+    /** Beside the date range when the days are another zone's than UTC (a dashboard link sets it). */
+    timeZoneNote: (zone: string) => `Days in ${zone}`,
+    clearTimeZone: (zone: string) => `Stop reading days in ${zone} (use UTC)`,
     durationMin: "Min duration (s)",
     durationMax: "Max duration (s)",
     costMin: "Min cost ($)",
@@ -512,6 +529,7 @@ export const strings = {
       customer: "Customer",
       type: "Type",
       status: "Status",
+      outcome: "Outcome",
       duration: "Duration",
       cost: "Cost",
       endedReason: "Ended reason",
