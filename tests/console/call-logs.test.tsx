@@ -289,6 +289,13 @@ describe("the Call Logs filters the dashboard links with: outcome, success, time
     expect(screen.queryByText("Days in Europe/Berlin")).toBeNull();
   });
 
+  it("sends a linked UTC zone but shows no note for it (the days the list reads anyway)", async () => {
+    const { fetch } = renderCallLogs("/call-logs?filters[0][field]=startDate&filters[0][operator]=gte&filters[0][value]=2026-03-01&filters[1][field]=timezone&filters[1][operator]=eq&filters[1][value]=UTC");
+    await listShown();
+    expect(listQueries(fetch)[0]).toEqual({ page: "1", limit: "20", startDate: "2026-03-01", timezone: "UTC" });
+    expect(screen.queryByText("Days in UTC")).toBeNull();
+  });
+
   it("shows each call's outcome as a tag", async () => {
     const calls = [
       makeCall(),

@@ -142,7 +142,7 @@ describe("the dashboard's period and agent", () => {
     // A custom range starts from the days shown.
     await pick(user, "Period", "Custom range");
     await waitFor(() => expect(search()).toBe("?period=custom&startDate=2026-01-02&endDate=2026-04-01"));
-    const from = screen.getByPlaceholderText("From");
+    const from = await screen.findByPlaceholderText("From");
     await user.clear(from);
     await user.type(from, "2026-03-01{Enter}");
     const to = screen.getByPlaceholderText("To");

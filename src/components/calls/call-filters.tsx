@@ -6,6 +6,7 @@ import dayjs from "dayjs";
 import { CALL_STATUSES, CALL_TYPES } from "../../../contract/call";
 import { CALL_OUTCOMES } from "../../../contract/call-outcome";
 import { SUCCESS_OUTCOMES } from "../../../contract/success-outcome";
+import { DEFAULT_TIME_ZONE } from "../../../contract/time-zone";
 import { strings } from "../../config/strings";
 import { useAgentList } from "../../hooks/use-agent-list";
 import { filterNumber, filterValue, type CallFilterField, type CallFilterPatch } from "./call-filter-values";
@@ -76,8 +77,8 @@ function DraftNumber({ label, committed, onCommit, step }: { label: string; comm
 const MORE_FIELDS: readonly CallFilterField[] = ["outcome", "success", "type", "endedReason", "successEvaluation", "durationMin", "durationMax", "costMin", "costMax"];
 
 /**
- * The zone the date range's days are read in, when a link set one (the dashboard passes the
- * organisation's): a small note beside the range, with a way back to UTC days.
+ * The zone the date range's days are read in, when a link set one other than UTC (the dashboard passes
+ * the organisation's): a small note beside the range, with a way back to UTC days.
  */
 function TimeZoneNote({ zone, onClear }: { zone: string; onClear: () => void }) {
   return (
@@ -99,6 +100,8 @@ export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onCh
   const set = (field: CallFilterField) => (next: string | number | undefined) => onChange({ [field]: next });
   const start = value("startDate");
   const end = value("endDate");
+  // UTC is what the list reads days in anyway: a note only for another zone.
+  const zone = value("timezone");
   const hasFilters = filters.length > 0;
   const moreSet = MORE_FIELDS.filter((field) => value(field) !== undefined).length;
   const [moreOpen, setMoreOpen] = useState(moreSet > 0);
@@ -121,7 +124,7 @@ export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onCh
             })
           }
         />
-        {value("timezone") && <TimeZoneNote zone={value("timezone")!} onClear={() => onChange({ timezone: undefined })} />}
+        {zone && zone !== DEFAULT_TIME_ZONE && <TimeZoneNote zone={zone} onClear={() => onChange({ timezone: undefined })} />}
         <Select
           aria-label={text.agent}
           className="call-logs__filter call-logs__filter--agent"

@@ -1,13 +1,12 @@
-import { DatePicker, Select } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
-import { DASHBOARD_MAX_DAYS } from "../../../contract/dashboard";
+import { Select } from "antd";
+import { lazy, Suspense } from "react";
 import { strings } from "../../config/strings";
 import { useAgentList } from "../../hooks/use-agent-list";
 import { PERIOD_CHOICES, type DashboardView, type PeriodChoice } from "./dashboard-period";
 
 const text = strings.dashboard;
 const PERIOD_OPTIONS = PERIOD_CHOICES.map((value) => ({ value, label: text.periods[value] }));
-const DAY = "YYYY-MM-DD";
+const CustomRangePicker = lazy(() => import("./custom-range-picker"));
 
 /**
  * The period (a preset, or a custom range of at most DASHBOARD_MAX_DAYS days up to today in the
@@ -36,25 +35,13 @@ export function DashboardFilters({
     onChange(startDate && endDate ? { period, startDate, endDate, ...agent } : { period: view.period, ...agent });
   };
 
-  const disabledDate = (day: Dayjs, info?: { from?: Dayjs }) =>
-    (today !== undefined && day.format(DAY) > today) || (info?.from !== undefined && Math.abs(day.diff(info.from, "day")) >= DASHBOARD_MAX_DAYS);
-
   return (
     <div role="group" aria-label={text.filters} className="dashboard__filters">
       <Select aria-label={text.period} className="dashboard__filter dashboard__filter--period" value={view.period} onChange={pickPeriod} options={PERIOD_OPTIONS} />
-      {view.period === "custom" && (
-        <DatePicker.RangePicker
-          aria-label={text.customRange}
-          className="dashboard__filter dashboard__filter--dates"
-          placeholder={[text.from, text.to]}
-          allowClear={false}
-          value={[dayjs(view.startDate), dayjs(view.endDate)]}
-          disabledDate={disabledDate}
-          onChange={(range) => {
-            const [start, end] = range ?? [];
-            if (start && end) onChange({ period: "custom", startDate: start.format(DAY), endDate: end.format(DAY), ...agent });
-          }}
-        />
+      {view.period === "custom" && view.startDate && view.endDate && (
+        <Suspense fallback={<span className="dashboard__filter dashboard__filter--dates" aria-hidden />}>
+          <CustomRangePicker startDate={view.startDate} endDate={view.endDate} today={today} onChange={(range) => onChange({ period: "custom", ...range, ...agent })} />
+        </Suspense>
       )}
       <Select
         aria-label={text.agent}
