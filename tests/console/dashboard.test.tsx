@@ -175,7 +175,7 @@ describe("the dashboard's period and agent", () => {
     await figuresShown();
     expect(dashboardQueries(fetch)).toEqual([{ startDate: "2026-03-26", endDate: "2026-04-01", agentId: AGENT_ID }]);
     expect(screen.getByTitle("Last 7 days")).toBeInTheDocument();
-    expect(screen.getByTitle("Front desk")).toBeInTheDocument();
+    expect(await screen.findByTitle("Front desk")).toBeInTheDocument();
   });
 });
 

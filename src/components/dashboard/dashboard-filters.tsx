@@ -8,6 +8,25 @@ const text = strings.dashboard;
 const PERIOD_OPTIONS = PERIOD_CHOICES.map((value) => ({ value, label: text.periods[value] }));
 const CustomRangePicker = lazy(() => import("./custom-range-picker"));
 
+/** One agent's figures or all: the organisation's agents (GET /agent/, shared with the other screens). */
+function AgentFilter({ agentId, onChange }: { agentId: string | undefined; onChange: (agentId: string | undefined) => void }) {
+  const { agents, isLoading } = useAgentList();
+  return (
+    <Select
+      aria-label={text.agent}
+      className="dashboard__filter dashboard__filter--agent"
+      placeholder={text.allAgents}
+      allowClear
+      showSearch
+      optionFilterProp="label"
+      loading={isLoading}
+      value={agentId}
+      onChange={(next?: string) => onChange(next || undefined)}
+      options={agents.map((candidate) => ({ value: candidate.id, label: candidate.agent_name }))}
+    />
+  );
+}
+
 /**
  * The period (a preset, or a custom range of at most DASHBOARD_MAX_DAYS days up to today in the
  * organisation's zone) and the agent. "Custom range" starts from the days shown now.
@@ -16,6 +35,7 @@ export function DashboardFilters({
   view,
   shown,
   today,
+  agentsWanted,
   onChange,
 }: {
   view: DashboardView;
@@ -23,9 +43,10 @@ export function DashboardFilters({
   shown: { start_date: string; end_date: string } | undefined;
   /** Today in the organisation's zone, when known: later days cannot be picked. */
   today: string | undefined;
+  /** False until the figures say there are agents: the list is not asked for before. */
+  agentsWanted: boolean;
   onChange: (view: DashboardView) => void;
 }) {
-  const { agents, isLoading } = useAgentList();
   const agent = view.agentId ? { agentId: view.agentId } : {};
 
   const pickPeriod = (period: PeriodChoice) => {
@@ -43,18 +64,11 @@ export function DashboardFilters({
           <CustomRangePicker startDate={view.startDate} endDate={view.endDate} today={today} onChange={(range) => onChange({ period: "custom", ...range, ...agent })} />
         </Suspense>
       )}
-      <Select
-        aria-label={text.agent}
-        className="dashboard__filter dashboard__filter--agent"
-        placeholder={text.allAgents}
-        allowClear
-        showSearch
-        optionFilterProp="label"
-        loading={isLoading}
-        value={view.agentId}
-        onChange={(agentId?: string) => onChange({ ...view, agentId: agentId || undefined })}
-        options={agents.map((candidate) => ({ value: candidate.id, label: candidate.agent_name }))}
-      />
+      {agentsWanted ? (
+        <AgentFilter agentId={view.agentId} onChange={(agentId) => onChange({ ...view, agentId })} />
+      ) : (
+        <Select aria-label={text.agent} className="dashboard__filter dashboard__filter--agent" placeholder={text.allAgents} disabled />
+      )}
     </div>
   );
 }

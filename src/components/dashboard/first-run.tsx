@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { Dashboard } from "../../../contract/dashboard";
 import { AGENTS_ENTRY_PATH } from "../../config/resources";
 import { strings } from "../../config/strings";
+import { useAgentList } from "../../hooks/use-agent-list";
 
 const text = strings.dashboard.firstRun;
 
@@ -16,9 +17,19 @@ export function isFirstRun(setup: Dashboard["setup"]): boolean {
  * Agents entry makes the first one from the default template. Agents but no call ever: the newest
  * edited agent, whose page has its test-call links (public page, web-call links).
  */
-export function FirstRun({ setup, agentId }: { setup: Dashboard["setup"]; agentId: string | undefined }) {
+export function FirstRun({ setup }: { setup: Dashboard["setup"] }) {
   const noAgent = setup.agents === 0;
-  const to = noAgent || !agentId ? AGENTS_ENTRY_PATH : `/agent/${encodeURIComponent(agentId)}`;
+  return noAgent ? <FirstRunStep noAgent to={AGENTS_ENTRY_PATH} /> : <TestCallStep />;
+}
+
+/** The newest edited agent (the Agents entry's own choice), once the list has come. */
+function TestCallStep() {
+  const { agents } = useAgentList();
+  const agentId = agents[0]?.id;
+  return <FirstRunStep noAgent={false} to={agentId ? `/agent/${encodeURIComponent(agentId)}` : AGENTS_ENTRY_PATH} />;
+}
+
+function FirstRunStep({ noAgent, to }: { noAgent: boolean; to: string }) {
   return (
     <section className="dash-first-run" aria-labelledby="dash-first-run-title">
       <span className="dash-first-run__icon" aria-hidden>

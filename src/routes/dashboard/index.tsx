@@ -14,7 +14,6 @@ import { useDashboard, useOrganizationSettings } from "../../components/dashboar
 import "../../components/dashboard/dashboard.css";
 import { ListLoadError } from "../../components/list-load-error";
 import { strings } from "../../config/strings";
-import { useAgentList } from "../../hooks/use-agent-list";
 
 const text = strings.dashboard;
 
@@ -62,7 +61,6 @@ export default function DashboardPage() {
   const params = useMemo(() => dashboardQuery(view, zone), [view, zone]);
   const { dashboard, query } = useDashboard(params);
   if (dashboard && dashboard.period.timezone !== answeredZone) setAnsweredZone(dashboard.period.timezone);
-  const { agents } = useAgentList();
   const callLogsLink = useCallLogsLink();
 
   useEffect(() => {
@@ -114,7 +112,7 @@ export default function DashboardPage() {
         <h1 className="dashboard__title">{strings.screens.dashboard}</h1>
         {zone && <TimeZoneSetting zone={zone} onChanged={refetchAll} />}
       </header>
-      {!firstRun && <DashboardFilters view={view} shown={period} today={zone ? todayIn(zone) : undefined} onChange={setView} />}
+      {!firstRun && <DashboardFilters view={view} shown={period} today={zone ? todayIn(zone) : undefined} agentsWanted={dashboard !== undefined} onChange={setView} />}
       {dashboard && !firstRun && (
         <p className="dashboard__period">
           {formatPeriod(dashboard.period.start_date, dashboard.period.end_date)}, {text.comparedWith(formatPeriod(dashboard.previous_period.start_date, dashboard.previous_period.end_date))}
@@ -122,7 +120,7 @@ export default function DashboardPage() {
       )}
       {failedQuery && <ListLoadError query={failedQuery} title={text.loadFailed} retryLabel={text.retry} />}
       {!dashboard && !failedQuery && <PageSkeleton />}
-      {dashboard && firstRun && <FirstRun setup={dashboard.setup} agentId={agents[0]?.id} />}
+      {dashboard && firstRun && <FirstRun setup={dashboard.setup} />}
       {dashboard && !firstRun && (
         <div className={query.isPlaceholderData ? "dashboard__body dashboard__body--updating" : "dashboard__body"} aria-busy={query.isFetching}>
           <KpiCards dashboard={dashboard} periodLink={periodLink} callLogsLink={callLogsLink} />
