@@ -1,14 +1,20 @@
 /** Calls as the API answers them, and a fake server for the Call Logs screen's requests. */
 import type { Agent } from "../../contract/agent";
 import type { Call } from "../../contract/call";
+import { callOutcome } from "../../contract/call-outcome";
+import { successOutcome } from "../../contract/success-outcome";
 import { AGENT_ID, makeAgent } from "./agents-fixtures";
 import { json, type FetchFake } from "./fetch-fake";
 
 export const CALL_ID = "7c1e0d5f-8a8b-4c51-9a43-2f4a8f0b7e11";
 export const OTHER_CALL_ID = "9d342b2e-1f6a-4e0c-8d2b-7c9a1e3f4b22";
 
+/**
+ * A call as GET /call/{id} answers it. Its `outcome` and `success` follow from its status, ended reason
+ * and evaluation by the contract's rules (as the server stores them) unless the overrides name them.
+ */
 export function makeCall(overrides: Partial<Call> = {}): Call {
-  return {
+  const call: Omit<Call, "outcome" | "success"> = {
     id: CALL_ID,
     type: "outbound",
     status: "ended",
@@ -38,6 +44,11 @@ export function makeCall(overrides: Partial<Call> = {}): Call {
     is_sandbox: true,
     created_at: "2026-03-05T09:00:00.000Z",
     ...overrides,
+  };
+  return {
+    ...call,
+    outcome: overrides.outcome ?? callOutcome(call.status, call.ended_reason),
+    success: overrides.success !== undefined ? overrides.success : successOutcome(call.success_evaluation),
   };
 }
 

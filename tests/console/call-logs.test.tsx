@@ -48,6 +48,7 @@ describe("the Call Logs list", () => {
       "Grace Hopper+14155550100",
       "outbound",
       "ended",
+      "Answered",
       "1:15",
       "$0.50",
       "assistant-ended-call",
@@ -140,7 +141,7 @@ describe("the Call Logs filters", () => {
     await user.click(screen.getByRole("button", { name: "More filters" }));
     await user.type(screen.getByRole("combobox", { name: "Ended reason" }), "voicemail");
     await waitFor(() => expect(lastQuery(fetch)).toMatchObject({ endedReason: "voicemail" }));
-    await user.type(screen.getByRole("combobox", { name: "Success" }), "false");
+    await user.type(screen.getByRole("combobox", { name: "Evaluation answer" }), "false");
     await waitFor(() => expect(lastQuery(fetch)).toMatchObject({ successEvaluation: "false" }));
     await user.type(screen.getByRole("spinbutton", { name: "Min duration (s)" }), "30");
     await user.type(screen.getByRole("spinbutton", { name: "Max duration (s)" }), "600");
@@ -170,12 +171,12 @@ describe("the Call Logs filters", () => {
     expect(screen.getByRole("searchbox", { name: "Search calls" })).toBeInTheDocument();
     expect(screen.getByRole("combobox", { name: "Agent" })).toBeInTheDocument();
     expect(screen.getByRole("combobox", { name: "Status" })).toBeInTheDocument();
-    for (const name of ["Type", "Ended reason", "Success"]) expect(screen.queryByRole("combobox", { name })).toBeNull();
+    for (const name of ["Outcome", "Success", "Type", "Ended reason", "Evaluation answer"]) expect(screen.queryByRole("combobox", { name })).toBeNull();
     expect(screen.queryByRole("spinbutton", { name: "Min cost ($)" })).toBeNull();
     await user.click(more);
     expect(more).toHaveAttribute("aria-expanded", "true");
     // (getByRole finds only what is not hidden)
-    for (const name of ["Type", "Ended reason", "Success"]) expect(screen.getByRole("combobox", { name })).toBeInTheDocument();
+    for (const name of ["Outcome", "Success", "Type", "Ended reason", "Evaluation answer"]) expect(screen.getByRole("combobox", { name })).toBeInTheDocument();
     expect(screen.getByRole("spinbutton", { name: "Min cost ($)" })).toBeInTheDocument();
     await user.click(more);
     expect(screen.queryByRole("combobox", { name: "Type" })).toBeNull();
@@ -244,6 +245,67 @@ describe("the Call Logs URL", () => {
     await waitFor(() => expect(lastQuery(fetch)).toMatchObject({ page: "2", sortBy: "startedAt" }));
     expect(search()).toContain("currentPage=2");
     expect(search()).toContain("sorters[0][field]=started_at");
+  });
+});
+
+describe("the Call Logs filters the dashboard links with: outcome, success, time zone", () => {
+  it("sends the outcome and the success picked in 'More filters', by their contract values", async () => {
+    const { user, fetch, search } = renderCallLogs();
+    await listShown();
+    await user.click(screen.getByRole("button", { name: "More filters" }));
+    await pick(user, "Outcome", "No answer");
+    await waitFor(() => expect(lastQuery(fetch)).toEqual({ page: "1", limit: "20", outcome: "no_answer" }));
+    await pick(user, "Success", "Fail");
+    await waitFor(() => expect(lastQuery(fetch)).toEqual({ page: "1", limit: "20", outcome: "no_answer", success: "fail" }));
+    await waitFor(() => expect(search()).toContain("[field]=success&filters[1][operator]=eq&filters[1][value]=fail"));
+  });
+
+  it("reads a linked time zone, outcome and success, shows the zone beside the dates, and clears the zone back to UTC days", async () => {
+    const link =
+      "/call-logs?filters[0][field]=startDate&filters[0][operator]=gte&filters[0][value]=2026-03-01" +
+      "&filters[1][field]=endDate&filters[1][operator]=lte&filters[1][value]=2026-03-31" +
+      "&filters[2][field]=timezone&filters[2][operator]=eq&filters[2][value]=Europe%2FBerlin" +
+      "&filters[3][field]=outcome&filters[3][operator]=eq&filters[3][value]=voicemail" +
+      "&filters[4][field]=success&filters[4][operator]=eq&filters[4][value]=pass";
+    const { user, fetch } = renderCallLogs(link);
+    await listShown();
+    expect(listQueries(fetch)[0]).toEqual({
+      page: "1",
+      limit: "20",
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+      timezone: "Europe/Berlin",
+      outcome: "voicemail",
+      success: "pass",
+    });
+    expect(screen.getByText("Days in Europe/Berlin")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "More filters 2" })).toHaveAttribute("aria-expanded", "true");
+    expect(screen.getByTitle("Voicemail")).toBeInTheDocument();
+    expect(screen.getByTitle("Pass")).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Stop reading days in Europe/Berlin (use UTC)" }));
+    await waitFor(() => expect(lastQuery(fetch)).not.toHaveProperty("timezone"));
+    expect(lastQuery(fetch)).toMatchObject({ startDate: "2026-03-01", endDate: "2026-03-31", outcome: "voicemail" });
+    expect(screen.queryByText("Days in Europe/Berlin")).toBeNull();
+  });
+
+  it("sends a linked UTC zone but shows no note for it (the days the list reads anyway)", async () => {
+    const { fetch } = renderCallLogs("/call-logs?filters[0][field]=startDate&filters[0][operator]=gte&filters[0][value]=2026-03-01&filters[1][field]=timezone&filters[1][operator]=eq&filters[1][value]=UTC");
+    await listShown();
+    expect(listQueries(fetch)[0]).toEqual({ page: "1", limit: "20", startDate: "2026-03-01", timezone: "UTC" });
+    expect(screen.queryByText("Days in UTC")).toBeNull();
+  });
+
+  it("shows each call's outcome as a tag", async () => {
+    const calls = [
+      makeCall(),
+      makeCall({ id: OTHER_CALL_ID, ended_reason: "customer-did-not-answer", duration_seconds: 0, success_evaluation: null }),
+    ];
+    renderCallLogs("/call-logs", serveCalls(installFetchFake(), calls));
+    await listShown();
+    const outcomeCells = () => screen.getAllByRole("row").slice(1).map((row) => within(row).getAllByRole("cell")[5]!);
+    expect(outcomeCells().map((cell) => cell.textContent)).toEqual(["Answered", "No answer"]);
+    expect(outcomeCells()[0]!.querySelector(".ant-tag-green")).not.toBeNull();
   });
 });
 

@@ -83,6 +83,9 @@ describe("the data provider's call list query", () => {
         { field: "type", operator: "eq", value: "inbound" },
         { field: "endedReason", operator: "eq", value: "voicemail" },
         { field: "successEvaluation", operator: "eq", value: "true" },
+        { field: "outcome", operator: "eq", value: "answered" },
+        { field: "success", operator: "eq", value: "pass" },
+        { field: "timezone", operator: "eq", value: "Europe/Berlin" },
         { field: "durationMin", operator: "gte", value: 30 },
         { field: "durationMax", operator: "lte", value: "120" },
         { field: "costMin", operator: "gte", value: 0 },
@@ -92,7 +95,7 @@ describe("the data provider's call list query", () => {
     });
     expect(url).toBe(
       "/api/call/?page=1&limit=20&agentId=a1&status=ended&type=inbound&endedReason=voicemail&successEvaluation=true" +
-        "&durationMin=30&durationMax=120&costMin=0&costMax=1.5&sortBy=duration&sortOrder=asc",
+        "&outcome=answered&success=pass&timezone=Europe%2FBerlin&durationMin=30&durationMax=120&costMin=0&costMax=1.5&sortBy=duration&sortOrder=asc",
     );
   });
 });

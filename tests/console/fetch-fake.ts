@@ -1,5 +1,6 @@
 /** A fetch fake: answers only what a test says it may, and fails the test on anything else. */
 import { afterEach, expect, vi } from "vitest";
+import type { Dashboard } from "../../contract/dashboard";
 
 export interface RecordedRequest {
   method: string;
@@ -21,9 +22,16 @@ export class FetchFake {
   readonly requests: RecordedRequest[] = [];
   readonly unhandled: string[] = [];
   private routes: Array<{ method: string; path: string; respond: Responder }> = [];
+  private fallbacks: Array<{ method: string; path: string; respond: Responder }> = [];
 
   on(method: string, path: string, respond: Responder): this {
     this.routes.push({ method: method.toUpperCase(), path, respond });
+    return this;
+  }
+
+  /** An answer used only when no route (`on`) matches: a default any test can override. */
+  fallback(method: string, path: string, respond: Responder): this {
+    this.fallbacks.push({ method: method.toUpperCase(), path, respond });
     return this;
   }
 
@@ -42,7 +50,8 @@ export class FetchFake {
     };
     this.requests.push(recorded);
     // The latest handler for a method and path wins, so a test can change an answer midway.
-    const route = this.routes.findLast((candidate) => candidate.method === method && candidate.path === url.pathname);
+    const matches = (candidate: { method: string; path: string }) => candidate.method === method && candidate.path === url.pathname;
+    const route = this.routes.findLast(matches) ?? this.fallbacks.findLast(matches);
     if (!route) {
       this.unhandled.push(`${method} ${recorded.url}`);
       throw new TypeError(`Unhandled request in test: ${method} ${recorded.url}`);
@@ -55,11 +64,35 @@ export class FetchFake {
   }
 }
 
+/** The dashboard of an organisation with no agent yet (its first-run state). */
+function emptyOrganizationDashboard(): Dashboard {
+  const totals = { calls: 0, minutes: 0, cost: 0, avg_duration_seconds: null, answer_rate: null, success_rate: null, cost_per_minute: null, ended: 0, answered: 0, evaluated: 0, successful: 0, duration_seconds: 0 };
+  const outcomes = { answered: 0, busy: 0, no_answer: 0, voicemail: 0, failed: 0, in_progress: 0 };
+  return {
+    period: { start_date: "2026-03-01", end_date: "2026-03-30", timezone: "UTC", days: 30 },
+    previous_period: { start_date: "2026-01-30", end_date: "2026-02-28" },
+    totals,
+    previous: totals,
+    outcomes,
+    previous_outcomes: outcomes,
+    series: [],
+    agents: [],
+    wallet: { balance: 10, held: 0, available: 10 },
+    setup: { agents: 0, calls_ever: false },
+  };
+}
+
 let activeFake: FetchFake | null = null;
 
-/** Replaces global fetch for this test; a request nobody handled fails the test afterwards. */
+/**
+ * Replaces global fetch for this test; a request nobody handled fails the test afterwards. Signing in
+ * lands on the dashboard, so its own requests (its figures, the organisation's zone) are answered for
+ * an organisation with no agent yet unless the test routes them itself (tests/console/dashboard-fixtures.ts).
+ */
 export function installFetchFake(): FetchFake {
   const fake = new FetchFake();
+  fake.fallback("GET", "/api/dashboard/", () => json({ data: emptyOrganizationDashboard() }));
+  fake.fallback("GET", "/api/organization/settings", () => json({ data: { timezone: "UTC" } }));
   activeFake = fake;
   vi.stubGlobal("fetch", fake.fetch);
   return fake;

@@ -132,8 +132,16 @@ describe("the shell's sidebar", () => {
 });
 
 describe("the screens inside the shell", () => {
+  it("/dashboard asks for its figures and the organisation's zone, and shows an empty organisation its first step", async () => {
+    const { fetch, pathname } = renderConsole({ path: "/dashboard" });
+    await findScreen("Dashboard");
+    expect(await screen.findByRole("link", { name: "Create your first agent" })).toBeInTheDocument();
+    expect(pathname()).toBe("/dashboard");
+    await waitFor(() => expect(document.title).toBe("Dashboard · Voice Agents"));
+    expect(fetch.requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(["GET /api/dashboard/", "GET /api/organization/settings"]);
+  });
+
   const SCREENS = [
-    ["/dashboard", "Dashboard"],
     ["/orders", "Orders"],
     ["/campaigns", "Campaigns"],
     ["/campaigns/create", "Create Campaign"],

@@ -56,7 +56,7 @@ function CallDetail({ call }: { call: Call }) {
         <Typography.Paragraph className="call-detail__summary">{call.summary || text.noSummary}</Typography.Paragraph>
       </Section>
       <Section title={text.successEvaluation}>
-        <SuccessEvaluation value={call.success_evaluation} rubric={rubricOf(call.agent_id)} full />
+        <SuccessEvaluation value={call.success_evaluation} rubric={rubricOf(call.agent_id)} success={call.success} full />
       </Section>
       <Section title={text.transcript}>
         <CallTranscript messages={call.messages ?? []} transcript={call.transcript} />

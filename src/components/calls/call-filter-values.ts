@@ -4,12 +4,16 @@ import type { CrudFilter, CrudOperators } from "@refinedev/core";
 export const CALL_FILTER_OPERATORS = {
   startDate: "gte",
   endDate: "lte",
+  /** The zone startDate and endDate are days in (default UTC): set by the dashboard's links. */
+  timezone: "eq",
   search: "contains",
   agentId: "eq",
   status: "eq",
   type: "eq",
   endedReason: "eq",
   successEvaluation: "eq",
+  outcome: "eq",
+  success: "eq",
   durationMin: "gte",
   durationMax: "lte",
   costMin: "gte",

@@ -1,9 +1,12 @@
-import { FilterOutlined } from "@ant-design/icons";
+import { CloseOutlined, FilterOutlined } from "@ant-design/icons";
 import { AutoComplete, Badge, Button, DatePicker, Flex, Input, InputNumber, Select } from "antd";
 import { useId, useState } from "react";
 import type { CrudFilter } from "@refinedev/core";
 import dayjs from "dayjs";
 import { CALL_STATUSES, CALL_TYPES } from "../../../contract/call";
+import { CALL_OUTCOMES } from "../../../contract/call-outcome";
+import { SUCCESS_OUTCOMES } from "../../../contract/success-outcome";
+import { DEFAULT_TIME_ZONE } from "../../../contract/time-zone";
 import { strings } from "../../config/strings";
 import { useAgentList } from "../../hooks/use-agent-list";
 import { filterNumber, filterValue, type CallFilterField, type CallFilterPatch } from "./call-filter-values";
@@ -25,6 +28,8 @@ const ENDED_REASONS = [
 const SUCCESS_VALUES = ["true", "false", "Good", "Poor"];
 
 const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
+const OUTCOME_OPTIONS = CALL_OUTCOMES.map((value) => ({ value, label: text.outcomes[value] }));
+const SUCCESS_OPTIONS = SUCCESS_OUTCOMES.map((value) => ({ value, label: text.successOutcomes[value] }));
 
 function DraftText({ label, committed, onCommit, suggestions }: { label: string; committed: string | undefined; onCommit: (value: string) => void; suggestions?: string[] }) {
   const [draft, setDraft] = useDraft(committed ?? "", onCommit);
@@ -69,7 +74,20 @@ function DraftNumber({ label, committed, onCommit, step }: { label: string; comm
 }
 
 /** Filters most reviews do without: behind "More filters", which opens by itself when one of them is set (e.g. from a link). */
-const MORE_FIELDS: readonly CallFilterField[] = ["type", "endedReason", "successEvaluation", "durationMin", "durationMax", "costMin", "costMax"];
+const MORE_FIELDS: readonly CallFilterField[] = ["outcome", "success", "type", "endedReason", "successEvaluation", "durationMin", "durationMax", "costMin", "costMax"];
+
+/**
+ * The zone the date range's days are read in, when a link set one other than UTC (the dashboard passes
+ * the organisation's): a small note beside the range, with a way back to UTC days.
+ */
+function TimeZoneNote({ zone, onClear }: { zone: string; onClear: () => void }) {
+  return (
+    <span className="call-logs__zone">
+      {text.timeZoneNote(zone)}
+      <Button type="text" size="small" icon={<CloseOutlined aria-hidden />} aria-label={text.clearTimeZone(zone)} title={text.clearTimeZone(zone)} onClick={onClear} />
+    </span>
+  );
+}
 
 /**
  * The Call Logs filters: search, dates, agent and status on one row (it fits 1440 px beside the
@@ -82,6 +100,8 @@ export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onCh
   const set = (field: CallFilterField) => (next: string | number | undefined) => onChange({ [field]: next });
   const start = value("startDate");
   const end = value("endDate");
+  // UTC is what the list reads days in anyway: a note only for another zone.
+  const zone = value("timezone");
   const hasFilters = filters.length > 0;
   const moreSet = MORE_FIELDS.filter((field) => value(field) !== undefined).length;
   const [moreOpen, setMoreOpen] = useState(moreSet > 0);
@@ -104,6 +124,7 @@ export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onCh
             })
           }
         />
+        {zone && zone !== DEFAULT_TIME_ZONE && <TimeZoneNote zone={zone} onClear={() => onChange({ timezone: undefined })} />}
         <Select
           aria-label={text.agent}
           className="call-logs__filter call-logs__filter--agent"
@@ -128,6 +149,8 @@ export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onCh
         )}
       </Flex>
       <Flex wrap gap={8} id={moreId} hidden={!moreOpen} className="call-logs__filter-row call-logs__filter-row--more">
+        <Select aria-label={text.outcome} className="call-logs__filter call-logs__filter--outcome" placeholder={text.outcome} allowClear value={value("outcome")} onChange={set("outcome")} options={OUTCOME_OPTIONS} />
+        <Select aria-label={text.success} className="call-logs__filter call-logs__filter--type" placeholder={text.success} allowClear value={value("success")} onChange={set("success")} options={SUCCESS_OPTIONS} />
         <Select aria-label={text.type} className="call-logs__filter call-logs__filter--type" placeholder={text.type} allowClear value={value("type")} onChange={set("type")} options={options(CALL_TYPES)} />
         <DraftText label={text.endedReason} committed={value("endedReason")} onCommit={set("endedReason")} suggestions={ENDED_REASONS} />
         <DraftText label={text.successEvaluation} committed={value("successEvaluation")} onCommit={set("successEvaluation")} suggestions={SUCCESS_VALUES} />

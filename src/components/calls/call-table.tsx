@@ -2,6 +2,7 @@ import { getDefaultSortOrder } from "@refinedev/antd";
 import type { CrudSort } from "@refinedev/core";
 import { Button, Empty, Flex, Table, Tag, Typography, type TableProps } from "antd";
 import { SANDBOX_CALL_LABEL, type CallStatus } from "../../../contract/call";
+import type { CallOutcome } from "../../../contract/call-outcome";
 import { strings } from "../../config/strings";
 import { formatCost, formatDateTime, formatDuration, type CallListItem } from "./call-format";
 import { SuccessEvaluation, useAgentRubrics } from "./success-evaluation-tag";
@@ -15,6 +16,16 @@ const STATUS_COLOR: Record<CallStatus, string> = {
   "in-progress": "processing",
   forwarding: "cyan",
   ended: "green",
+};
+
+/** Tag colours of the outcomes (contract/call-outcome.ts); the dashboard's chart has its own from the theme. */
+const OUTCOME_COLOR: Record<CallOutcome, string> = {
+  answered: "green",
+  busy: "gold",
+  no_answer: "default",
+  voicemail: "purple",
+  failed: "red",
+  in_progress: "processing",
 };
 
 /** The calls of the current page; a row (or its start time, for the keyboard) opens the call. */
@@ -35,7 +46,7 @@ export function CallTable({
       {...tableProps}
       rowKey="id"
       size="middle"
-      scroll={{ x: 1100 }}
+      scroll={{ x: 1200 }}
       onRow={(call) => ({ onClick: () => onOpen(call.id), className: "call-logs__row" })}
       locale={{ emptyText: <Empty description={filtered ? text.emptyFiltered : text.empty} /> }}
     >
@@ -75,6 +86,11 @@ export function CallTable({
         render={(value: CallStatus) => <Tag color={STATUS_COLOR[value]}>{value}</Tag>}
       />
       <Table.Column<CallListItem>
+        dataIndex="outcome"
+        title={columns.outcome}
+        render={(value: CallOutcome | undefined) => (value ? <Tag color={OUTCOME_COLOR[value]}>{text.outcomes[value]}</Tag> : "—")}
+      />
+      <Table.Column<CallListItem>
         dataIndex="duration_seconds"
         title={columns.duration}
         sorter
@@ -92,7 +108,7 @@ export function CallTable({
       <Table.Column<CallListItem>
         dataIndex="success_evaluation"
         title={columns.success}
-        render={(value: string | null, call) => <SuccessEvaluation value={value} rubric={rubricOf(call.agent_id)} />}
+        render={(value: string | null, call) => <SuccessEvaluation value={value} rubric={rubricOf(call.agent_id)} success={call.success} />}
       />
     </Table>
   );

@@ -1,5 +1,6 @@
 import { Tag, Typography } from "antd";
 import { useMemo } from "react";
+import type { SuccessOutcome } from "../../../contract/success-outcome";
 import { useAgentList } from "../../hooks/use-agent-list";
 import { describeSuccessEvaluation, type SuccessRubric } from "./success-evaluation";
 
@@ -14,8 +15,19 @@ export function useAgentRubrics(): (agentId: string | null | undefined) => Succe
  * A call's success evaluation in its one readable form (success-evaluation.ts): a tag, or free text,
  * which the table shortens to one line (the whole text on hover) and the call's drawer shows in full.
  */
-export function SuccessEvaluation({ value, rubric, full = false }: { value: string | null | undefined; rubric: SuccessRubric | undefined; full?: boolean }) {
-  const shown = describeSuccessEvaluation(value, rubric);
+export function SuccessEvaluation({
+  value,
+  rubric,
+  success,
+  full = false,
+}: {
+  value: string | null | undefined;
+  rubric: SuccessRubric | undefined;
+  /** The call's pass/fail as the server counted it (its colour: green is exactly a pass). */
+  success?: SuccessOutcome | null;
+  full?: boolean;
+}) {
+  const shown = describeSuccessEvaluation(value, rubric, success);
   if (!shown) return <>—</>;
   if (shown.freeText) {
     return full ? (

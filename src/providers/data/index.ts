@@ -84,12 +84,15 @@ function logicalFilters(filters: CrudFilter[] | undefined): LogicalFilter[] {
 
 /** The call list's filters that take one value as it is (an id, a status, a number), sent when non-empty. */
 export const CALL_VALUE_FILTERS = [
+  "timezone",
   "agentId",
   "status",
   "type",
   "endedReason",
   "campaignId",
   "successEvaluation",
+  "outcome",
+  "success",
   "durationMin",
   "durationMax",
   "costMin",

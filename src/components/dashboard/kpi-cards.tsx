@@ -1,0 +1,128 @@
+import { theme } from "antd";
+import { Link } from "react-router";
+import type { Dashboard, DashboardTotals } from "../../../contract/dashboard";
+import { strings } from "../../config/strings";
+import type { CallFilterPatch } from "../calls/call-filter-values";
+import { formatDuration } from "../calls/call-format";
+import { formatCount, formatMinutes, formatRate, formatUsd, formatUsdPerMinute, NO_FIGURE } from "./dashboard-format";
+import { pointsChange, relativeChange, type Better, type Change, type Trend } from "./kpi-change";
+
+const text = strings.dashboard;
+
+interface Kpi {
+  key: string;
+  label: string;
+  show: (totals: DashboardTotals) => string;
+  figure: (totals: DashboardTotals) => number | null;
+  /** A count or amount changes in percent, a rate in points. */
+  compare: "percent" | "points";
+  better: Better;
+  /** The filters behind the figure, beside the period's (a rate opens the calls it counts). */
+  filters?: CallFilterPatch;
+  action: string;
+}
+
+const KPIS: Kpi[] = [
+  { key: "calls", label: text.cards.calls, show: (t) => formatCount(t.calls), figure: (t) => t.calls, compare: "percent", better: "up", action: text.openCalls },
+  { key: "minutes", label: text.cards.minutes, show: (t) => formatMinutes(t.minutes), figure: (t) => t.minutes, compare: "percent", better: "up", action: text.openCalls },
+  { key: "cost", label: text.cards.cost, show: (t) => formatUsd(t.cost), figure: (t) => t.cost, compare: "percent", better: "neither", action: text.openCalls },
+  {
+    key: "avgDuration",
+    label: text.cards.avgDuration,
+    show: (t) => formatDuration(t.avg_duration_seconds),
+    figure: (t) => t.avg_duration_seconds,
+    compare: "percent",
+    better: "neither",
+    action: text.openCalls,
+  },
+  {
+    key: "answerRate",
+    label: text.cards.answerRate,
+    show: (t) => formatRate(t.answer_rate),
+    figure: (t) => t.answer_rate,
+    compare: "points",
+    better: "up",
+    filters: { outcome: "answered" },
+    action: text.openAnswered,
+  },
+  {
+    key: "successRate",
+    label: text.cards.successRate,
+    show: (t) => formatRate(t.success_rate),
+    figure: (t) => t.success_rate,
+    compare: "points",
+    better: "up",
+    filters: { success: "pass" },
+    action: text.openPassed,
+  },
+  {
+    key: "costPerMinute",
+    label: text.cards.costPerMinute,
+    show: (t) => formatUsdPerMinute(t.cost_per_minute),
+    figure: (t) => t.cost_per_minute,
+    compare: "percent",
+    better: "down",
+    action: text.openCalls,
+  },
+];
+
+const ARROW: Record<Change["direction"], string> = { up: "▲", down: "▼", same: "=" };
+
+function ChangeLine({ change, colors }: { change: Change | null; colors: Record<Trend, string> }) {
+  if (!change) return <span className="dash-card__change dash-card__change--none">{text.noComparison}</span>;
+  return (
+    <span className="dash-card__change" data-trend={change.trend} style={{ color: colors[change.trend] }}>
+      {ARROW[change.direction]} {change.text}
+    </span>
+  );
+}
+
+/**
+ * The period's key figures, each against the previous period of the same length, each a link to the
+ * calls behind it (the period, its zone, the agent, and the figure's own filter). The wallet is now,
+ * not the period's: its held amount opens the calls still in progress.
+ */
+export function KpiCards({
+  dashboard,
+  periodLink,
+  callLogsLink,
+}: {
+  dashboard: Dashboard;
+  /** Call Logs for the dashboard's period, zone and agent, with `extra` filters. */
+  periodLink: (extra?: CallFilterPatch) => string;
+  callLogsLink: (filters: CallFilterPatch) => string;
+}) {
+  const { token } = theme.useToken();
+  const colors: Record<Trend, string> = { good: token.colorSuccessText, bad: token.colorErrorText, neutral: token.colorTextSecondary };
+  const { totals, previous, wallet } = dashboard;
+
+  return (
+    <section aria-label={text.kpis} className="dash-cards">
+      {KPIS.map((kpi) => {
+        const current = kpi.figure(totals);
+        const before = kpi.figure(previous);
+        const change = kpi.compare === "points" ? pointsChange(current, before, kpi.better) : relativeChange(current, before, kpi.better);
+        const shownBefore = before === null ? NO_FIGURE : kpi.show(previous);
+        const label = text.cardLink(kpi.label, kpi.show(totals), change?.spoken ?? text.noComparison, shownBefore, kpi.action);
+        return (
+          <Link key={kpi.key} to={periodLink(kpi.filters)} className="dash-card" data-kpi={kpi.key} aria-label={label}>
+            <span className="dash-card__label">{kpi.label}</span>
+            <span className="dash-card__value">{kpi.show(totals)}</span>
+            <ChangeLine change={change} colors={colors} />
+            <span className="dash-card__previous">{text.previous(shownBefore)}</span>
+          </Link>
+        );
+      })}
+      <div className="dash-card dash-card--static" data-kpi="wallet">
+        <span className="dash-card__label">{text.cards.wallet}</span>
+        <span className="dash-card__value">{formatUsd(wallet.balance)}</span>
+        {wallet.held > 0 ? (
+          <Link to={callLogsLink({ outcome: "in_progress" })} className="dash-card__held" aria-label={text.walletHeldLink(formatUsd(wallet.held))}>
+            {text.walletHeld(formatUsd(wallet.held))}
+          </Link>
+        ) : null}
+        <span className="dash-card__previous">{text.walletAvailable(formatUsd(wallet.available))}</span>
+      </div>
+    </section>
+  );
+}
