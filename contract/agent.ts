@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pagingQuerySchema } from "./list";
+import { AGENT_LIST_MAX_LIMIT } from "./paging";
 import { errorBodySchema } from "./errors";
 
 /**
@@ -231,7 +232,6 @@ export function publicAgentFallbackName(id: string): string {
 export const agentIdParamsSchema = z.object({ id: z.uuid({ error: "the agent id must be a UUID" }) });
 
 /** GET /agent/?page&limit: every agent of a small organisation fits the default page. */
-export const AGENT_LIST_MAX_LIMIT = 100;
 export const agentListQuerySchema = pagingQuerySchema({ maxLimit: AGENT_LIST_MAX_LIMIT, defaultLimit: AGENT_LIST_MAX_LIMIT });
 
 /** GET /agent/{id}/clone?key=: the private link's key (without it, or with a stale one, the clone answers 404). */

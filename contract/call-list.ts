@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CALL_STATUSES, CALL_TYPES, callSchema } from "./call";
 import { CALL_OUTCOMES } from "./call-outcome";
-import { CALENDAR_DATE_PATTERN, DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "./paging";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, isCalendarDate } from "./paging";
 import { SUCCESS_OUTCOMES } from "./success-outcome";
 import { timeZoneSchema } from "./time-zone";
 
@@ -30,12 +30,6 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
 /** Longest search text accepted. */
 export const CALL_SEARCH_MAX_LENGTH = 200;
 
-/** Whether `value` is a real zero-padded calendar day (2026-02-30 is not). */
-export function isCalendarDate(value: string): boolean {
-  if (!CALENDAR_DATE_PATTERN.test(value)) return false;
-  const date = new Date(`${value}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 const calendarDate = (field: string) =>
   z.string().refine(isCalendarDate, { error: `${field} must be a calendar day written YYYY-MM-DD (zero-padded), e.g. 2026-03-07` });

@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { isCalendarDate } from "./call-list";
+import { isCalendarDate } from "./paging";
 import { CALL_OUTCOMES } from "./call-outcome";
+import { DASHBOARD_MAX_DAYS } from "./dashboard-paths";
 import { timeZoneSchema } from "./time-zone";
+
+export * from "./dashboard-paths";
 
 /**
  * GET /dashboard/ (spec §7; members and admins of the active organisation): how the organisation's
@@ -24,9 +27,6 @@ import { timeZoneSchema } from "./time-zone";
  * - wallet: the balance now (USD) and what calls not ended yet hold of it.
  */
 
-export const dashboardPath = "/dashboard/";
-export const DASHBOARD_DEFAULT_DAYS = 30;
-export const DASHBOARD_MAX_DAYS = 366;
 
 const day = (field: string) =>
   z.string().refine(isCalendarDate, { error: `${field} must be a calendar day written YYYY-MM-DD (zero-padded), e.g. 2026-03-07` });
@@ -120,8 +120,6 @@ export type Dashboard = z.infer<typeof dashboardSchema>;
 
 export const dashboardResponseSchema = z.object({ data: dashboardSchema });
 
-/** GET / PATCH /organization/settings: the active organisation's settings (PATCH: admins). */
-export const organizationSettingsPath = "/organization/settings";
 
 export const organizationSettingsSchema = z.object({ timezone: z.string() });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;

@@ -1,5 +1,6 @@
 import { useList } from "@refinedev/core";
-import { AGENT_LIST_MAX_LIMIT, type Agent } from "../../contract/agent";
+import type { Agent } from "../../contract/agent";
+import { AGENT_LIST_MAX_LIMIT } from "../../contract/paging";
 import { strings } from "../config/strings";
 
 /**

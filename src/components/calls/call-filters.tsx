@@ -6,7 +6,7 @@ import dayjs from "dayjs";
 import { CALL_STATUSES, CALL_TYPES } from "../../../contract/call";
 import { CALL_OUTCOMES } from "../../../contract/call-outcome";
 import { SUCCESS_OUTCOMES } from "../../../contract/success-outcome";
-import { DEFAULT_TIME_ZONE } from "../../../contract/time-zone";
+import { DEFAULT_TIME_ZONE } from "../../../contract/time-zone-name";
 import { strings } from "../../config/strings";
 import { useAgentList } from "../../hooks/use-agent-list";
 import { filterNumber, filterValue, type CallFilterField, type CallFilterPatch } from "./call-filter-values";

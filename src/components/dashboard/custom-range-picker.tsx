@@ -1,6 +1,6 @@
 import { DatePicker } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
-import { DASHBOARD_MAX_DAYS } from "../../../contract/dashboard";
+import { DASHBOARD_MAX_DAYS } from "../../../contract/dashboard-paths";
 import { strings } from "../../config/strings";
 
 const text = strings.dashboard;

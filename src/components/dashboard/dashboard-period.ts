@@ -1,5 +1,6 @@
-import { isCalendarDate } from "../../../contract/call-list";
-import { DASHBOARD_DEFAULT_DAYS, type DashboardQuery } from "../../../contract/dashboard";
+import { isCalendarDate } from "../../../contract/paging";
+import type { DashboardQuery } from "../../../contract/dashboard";
+import { DASHBOARD_DEFAULT_DAYS } from "../../../contract/dashboard-paths";
 
 /**
  * The dashboard's view, kept in its URL so a link or a reload shows the same figures:

@@ -1,7 +1,7 @@
 import { useCan } from "@refinedev/core";
 import { Select } from "antd";
 import { useMemo } from "react";
-import { DEFAULT_TIME_ZONE } from "../../../contract/time-zone";
+import { DEFAULT_TIME_ZONE } from "../../../contract/time-zone-name";
 import { strings } from "../../config/strings";
 import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";

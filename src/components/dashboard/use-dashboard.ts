@@ -1,12 +1,7 @@
 import { useCustom, useCustomMutation } from "@refinedev/core";
 import { keepPreviousData } from "@tanstack/react-query";
-import {
-  dashboardPath,
-  organizationSettingsPath,
-  type Dashboard,
-  type DashboardQuery,
-  type OrganizationSettings,
-} from "../../../contract/dashboard";
+import type { Dashboard, DashboardQuery, OrganizationSettings } from "../../../contract/dashboard";
+import { dashboardPath, organizationSettingsPath } from "../../../contract/dashboard-paths";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 
 /** The active organisation's settings (GET /organization/settings): its time zone. */
