@@ -18,6 +18,7 @@ import { buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
 import { openDatabase, type Database } from "../server/db/client";
 import { runMigrations } from "../server/db/migrate";
+import { percentile, recorder, timeInterleaved, type Recorded } from "./measure";
 
 const QUICK = process.argv.includes("--quick");
 /** --keep: leave the PostgreSQL databases in place (for EXPLAIN), printing their names. */
@@ -88,66 +89,6 @@ async function loadCalls(exec: (query: string) => Promise<unknown>, orgId: strin
     from generate_series(1, ${n}) as g(i)
     cross join lateral (select now() - random() * interval '90 days' + 0 * i * interval '1 second' as started,
                                (5 + floor(random() * 600))::int + 0 * i as duration) as t`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-/**
- * Times two runs alternately (a, b, a, b, …), so both meet the same machine: on a shared or busy host
- * a burst of other work then lands on both sides of the ratio instead of on one.
- */
-async function timeInterleaved(iterations: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
-  for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
-  }
-  const times: [number[], number[]] = [[], []];
-  for (let i = 0; i < iterations; i++) {
-    for (const [side, run] of [a, b].entries()) {
-      const start = performance.now();
-      await run();
-      times[side]!.push(performance.now() - start);
-    }
-  }
-  return [times[0].sort((x, y) => x - y), times[1].sort((x, y) => x - y)];
-}
-
-interface Recorded {
-  text: string;
-  params: unknown[];
-}
-
-/** Wraps the driver so the statements an API request sends can be recorded and replayed bare. */
-function recorder(database: Database) {
-  let recording: Recorded[] | null = null;
-  const keep = (text: string) => /from "calls"|from "agents" where/.test(text) || text.includes('"calls"');
-  if (database.driver.kind === "postgres") {
-    const pool = database.driver.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
-    const original = pool.query.bind(pool);
-    pool.query = (...args: unknown[]) => {
-      const first = args[0] as string | { text: string; values?: unknown[] };
-      const text = typeof first === "string" ? first : first.text;
-      const params = ((typeof first === "string" ? undefined : first.values) ?? args[1]) as unknown[] | undefined;
-      if (recording && keep(text)) recording.push({ text, params: params ?? [] });
-      return original(...args);
-    };
-    return {
-      record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
-      replay: (statement: Recorded) => original({ text: statement.text, values: statement.params }),
-    };
-  }
-  const client = database.driver.db.$client as unknown as { query: (text: string, params?: unknown[], options?: unknown) => Promise<unknown> };
-  const original = client.query.bind(client);
-  client.query = (text: string, params?: unknown[], options?: unknown) => {
-    if (recording && keep(text)) recording.push({ text, params: params ?? [] });
-    return original(text, params, options);
-  };
-  return {
-    record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
-    replay: (statement: Recorded) => original(statement.text, statement.params),
-  };
 }
 
 async function signUpWithOrganisation(app: FastifyInstance): Promise<string> {
@@ -234,7 +175,7 @@ async function benchDatabase(database: Database, label: string, n: number): Prom
       ["page 500", "page=500&limit=20"],
     ];
 
-    const rec = recorder(database);
+    const rec = recorder(database, (text) => /from "calls"|from "agents" where/.test(text) || text.includes('"calls"'));
     const results: Result[] = [];
     // The fixed cost of any signed-in request (auth, routing, validation, a one-row read): GET /call/{id}.
     const someId = ((await database.db.execute(`select id from calls where org_id = '${orgId}' limit 1`)) as unknown as { rows: { id: string }[] }).rows[0]!.id;

@@ -20,6 +20,7 @@ import { buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
 import { openDatabase, type Database } from "../server/db/client";
 import { runMigrations } from "../server/db/migrate";
+import { percentile, recorder, timeInterleaved } from "./measure";
 
 const QUICK = process.argv.includes("--quick");
 const ITERATIONS = QUICK ? 40 : 200;
@@ -89,66 +90,11 @@ function insertBatch(orgId: string, agentIds: string[], first: number, last: num
                                (5 + floor(random() * 600))::int + 0 * i as duration) as t`;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-/** Times two runs alternately (a, b, a, b, …), so both meet the same machine. */
-async function timeInterleaved(iterations: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
-  for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
-  }
-  const times: [number[], number[]] = [[], []];
-  for (let i = 0; i < iterations; i++) {
-    for (const [side, run] of [a, b].entries()) {
-      const start = performance.now();
-      await run();
-      times[side]!.push(performance.now() - start);
-    }
-  }
-  return [times[0].sort((x, y) => x - y), times[1].sort((x, y) => x - y)];
-}
-
-interface Recorded {
-  text: string;
-  params: unknown[];
-}
-
 /**
- * Wraps the driver so the statements of an API request can be recorded and replayed bare. Kept: the
- * dashboard's own reads (the organisation's facts, the rollup, the wallet and its holds), not the
- * sign-in lookups every request pays.
+ * The dashboard's own reads (the organisation's facts, the rollup, the wallet and its holds), not the
+ * sign-in lookups every request pays: what the recorder keeps for the floor.
  */
-function recorder(database: Database) {
-  let recording: Recorded[] | null = null;
-  const keep = (text: string) => /call_daily_stats|from \(select 1\) as one|"wallets"|from "calls"/.test(text);
-  if (database.driver.kind === "postgres") {
-    const pool = database.driver.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
-    const original = pool.query.bind(pool);
-    pool.query = (...args: unknown[]) => {
-      const first = args[0] as string | { text: string; values?: unknown[] };
-      const text = typeof first === "string" ? first : first.text;
-      const params = ((typeof first === "string" ? undefined : first.values) ?? args[1]) as unknown[] | undefined;
-      if (recording && keep(text)) recording.push({ text, params: params ?? [] });
-      return original(...args);
-    };
-    return {
-      record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
-      replay: (statement: Recorded) => original({ text: statement.text, values: statement.params }),
-    };
-  }
-  const client = database.driver.db.$client as unknown as { query: (text: string, params?: unknown[], options?: unknown) => Promise<unknown> };
-  const original = client.query.bind(client);
-  client.query = (text: string, params?: unknown[], options?: unknown) => {
-    if (recording && keep(text)) recording.push({ text, params: params ?? [] });
-    return original(text, params, options);
-  };
-  return {
-    record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
-    replay: (statement: Recorded) => original(statement.text, statement.params),
-  };
-}
+const dashboardStatement = (text: string) => /call_daily_stats|from \(select 1\) as one|"wallets"|from "calls"/.test(text);
 
 const rows = async <T>(database: Database, query: string) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
@@ -228,7 +174,7 @@ async function benchDatabase(database: Database, label: Setup["db"], n: number):
       ["90 days", period(90)],
       ["90 days, one agent", `${period(90)}&agentId=${agentIds[1]}`],
     ];
-    const rec = recorder(database);
+    const rec = recorder(database, dashboardStatement);
     const results: Result[] = [];
     for (const [name, query] of cases) {
       const request = () => app.inject({ method: "GET", url: `/api/dashboard/?${query}`, headers });

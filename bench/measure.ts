@@ -1,0 +1,66 @@
+// Timing helpers shared by bench:calls and bench:dashboard: percentiles, alternating runs, and a
+// recorder that replays the statements an API request sent, bare at the driver (the floor).
+import { performance } from "node:perf_hooks";
+import type { Database } from "../server/db/client";
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/**
+ * Times two runs alternately (a, b, a, b, …), so both meet the same machine: on a shared or busy host
+ * a burst of other work then lands on both sides of the ratio instead of on one.
+ */
+export async function timeInterleaved(iterations: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < iterations; i++) {
+    for (const [side, run] of [a, b].entries()) {
+      const start = performance.now();
+      await run();
+      times[side]!.push(performance.now() - start);
+    }
+  }
+  return [times[0].sort((x, y) => x - y), times[1].sort((x, y) => x - y)];
+}
+
+export interface Recorded {
+  text: string;
+  params: unknown[];
+}
+
+/**
+ * Wraps the driver so the statements an API request sends can be recorded and replayed bare; `keep`
+ * picks the statements that are the route's own work (not the sign-in lookups every request pays).
+ */
+export function recorder(database: Database, keep: (text: string) => boolean) {
+  let recording: Recorded[] | null = null;
+  if (database.driver.kind === "postgres") {
+    const pool = database.driver.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+    const original = pool.query.bind(pool);
+    pool.query = (...args: unknown[]) => {
+      const first = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof first === "string" ? first : first.text;
+      const params = ((typeof first === "string" ? undefined : first.values) ?? args[1]) as unknown[] | undefined;
+      if (recording && keep(text)) recording.push({ text, params: params ?? [] });
+      return original(...args);
+    };
+    return {
+      record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
+      replay: (statement: Recorded) => original({ text: statement.text, values: statement.params }),
+    };
+  }
+  const client = database.driver.db.$client as unknown as { query: (text: string, params?: unknown[], options?: unknown) => Promise<unknown> };
+  const original = client.query.bind(client);
+  client.query = (text: string, params?: unknown[], options?: unknown) => {
+    if (recording && keep(text)) recording.push({ text, params: params ?? [] });
+    return original(text, params, options);
+  };
+  return {
+    record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
+    replay: (statement: Recorded) => original(statement.text, statement.params),
+  };
+}
