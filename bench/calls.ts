@@ -13,12 +13,10 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
-import { openDatabase, type Database } from "../server/db/client";
-import { runMigrations } from "../server/db/migrate";
-import { percentile, recorder, timeInterleaved, type Recorded } from "./measure";
+import type { Database } from "../server/db/client";
+import { onFreshPostgres, onPglite, percentile, recorder, timeInterleaved, type Recorded } from "./measure";
 
 const QUICK = process.argv.includes("--quick");
 /** --keep: leave the PostgreSQL databases in place (for EXPLAIN), printing their names. */
@@ -214,43 +212,15 @@ async function benchDatabase(database: Database, label: string, n: number): Prom
   }
 }
 
-async function onPostgres(serverUrl: string, n: number): Promise<Result[]> {
-  const name = REUSE ?? `vap_bench_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  if (!REUSE) await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString() });
-  try {
-    await runMigrations(database);
-    return await benchDatabase(database, "PostgreSQL", n);
-  } finally {
-    await database.close();
-    if (KEEP || REUSE) console.log(`kept database ${name}`);
-    else await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
-
-async function onPglite(n: number): Promise<Result[]> {
-  const database = await openDatabase({ kind: "pglite-memory" });
-  try {
-    await runMigrations(database);
-    return await benchDatabase(database, "PGlite", n);
-  } finally {
-    await database.close();
-  }
-}
 
 const results: Result[] = [];
 if (PG_URL) {
-  if (REUSE) results.push(...(await onPostgres(PG_URL, 0)));
-  else for (const n of SIZES ?? (QUICK ? [100_000] : [100_000, 1_000_000])) results.push(...(await onPostgres(PG_URL, n)));
+  if (REUSE) results.push(...(await onFreshPostgres(PG_URL, (database) => benchDatabase(database, "PostgreSQL", 0), { reuse: REUSE, keep: KEEP })));
+  else for (const n of SIZES ?? (QUICK ? [100_000] : [100_000, 1_000_000])) results.push(...(await onFreshPostgres(PG_URL, (database) => benchDatabase(database, "PostgreSQL", n), { reuse: REUSE, keep: KEEP })));
 } else {
   console.log("PostgreSQL: skipped (TEST_DATABASE_URL is not set)");
 }
-if (!SIZES && !REUSE) results.push(...(await onPglite(QUICK ? 20_000 : 100_000)));
+if (!SIZES && !REUSE) results.push(...(await onPglite((database) => benchDatabase(database, "PGlite", QUICK ? 20_000 : 100_000))));
 
 const ms = (value: number) => value.toFixed(1);
 const table = results.map((r) => ({

@@ -15,12 +15,10 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
-import { openDatabase, type Database } from "../server/db/client";
-import { runMigrations } from "../server/db/migrate";
-import { percentile, recorder, timeInterleaved } from "./measure";
+import type { Database } from "../server/db/client";
+import { onFreshPostgres, onPglite, percentile, recorder, timeInterleaved } from "./measure";
 
 const QUICK = process.argv.includes("--quick");
 const ITERATIONS = QUICK ? 40 : 200;
@@ -195,38 +193,11 @@ async function benchDatabase(database: Database, label: Setup["db"], n: number):
   }
 }
 
-async function onPostgres(serverUrl: string, n: number) {
-  const name = `vap_bench_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString() });
-  try {
-    await runMigrations(database);
-    return await benchDatabase(database, "PostgreSQL", n);
-  } finally {
-    await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
-
-async function onPglite(n: number) {
-  const database = await openDatabase({ kind: "pglite-memory" });
-  try {
-    await runMigrations(database);
-    return await benchDatabase(database, "PGlite", n);
-  } finally {
-    await database.close();
-  }
-}
 
 const runs: { setup: Setup; results: Result[] }[] = [];
-if (PG_URL) runs.push(await onPostgres(PG_URL, PG_CALLS));
+if (PG_URL) runs.push(await onFreshPostgres(PG_URL, (database) => benchDatabase(database, "PostgreSQL", PG_CALLS)));
 else console.log("PostgreSQL: skipped (TEST_DATABASE_URL is not set)");
-runs.push(await onPglite(PGLITE_CALLS));
+runs.push(await onPglite((database) => benchDatabase(database, "PGlite", PGLITE_CALLS)));
 
 const ms = (value: number) => value.toFixed(1);
 console.table(

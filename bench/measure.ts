@@ -1,7 +1,10 @@
 // Timing helpers shared by bench:calls and bench:dashboard: percentiles, alternating runs, and a
 // recorder that replays the statements an API request sent, bare at the driver (the floor).
+import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import type { Database } from "../server/db/client";
+import pg from "pg";
+import { openDatabase, type Database } from "../server/db/client";
+import { runMigrations } from "../server/db/migrate";
 
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -63,4 +66,38 @@ export function recorder(database: Database, keep: (text: string) => boolean) {
     record: async (run: () => Promise<unknown>) => ((recording = []), await run(), recording.splice(0)),
     replay: (statement: Recorded) => original(statement.text, statement.params),
   };
+}
+
+/**
+ * Runs `run` on a migrated PostgreSQL database beside `serverUrl`: a fresh one, dropped afterwards, or
+ * `reuse` (an earlier one, kept); `keep` keeps the fresh one too. Either way a kept one's name is printed.
+ */
+export async function onFreshPostgres<T>(serverUrl: string, run: (database: Database) => Promise<T>, { reuse = null, keep = false }: { reuse?: string | null; keep?: boolean } = {}): Promise<T> {
+  const name = reuse ?? `vap_bench_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  if (!reuse) await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  try {
+    await runMigrations(database);
+    return await run(database);
+  } finally {
+    await database.close();
+    if (keep || reuse) console.log(`kept database ${name}`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+/** Runs `run` on a migrated in-memory PGlite database. */
+export async function onPglite<T>(run: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ kind: "pglite-memory" });
+  try {
+    await runMigrations(database);
+    return await run(database);
+  } finally {
+    await database.close();
+  }
 }

@@ -9,44 +9,21 @@
  * period itself, each agent with its name; so the answer is a few hundred rows at most, never per
  * agent per day.
  */
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
-import { NO_AGENT_KEY } from "../db/schema";
+import { callDailyStats, NO_AGENT_KEY } from "../db/schema";
 
-/** Sums of call_daily_stats columns (micro-dollars, seconds, counts). */
-export interface StatSums {
-  calls: number;
-  ended: number;
-  answered: number;
-  busy: number;
-  noAnswer: number;
-  voicemail: number;
-  failed: number;
-  inProgress: number;
-  withDuration: number;
-  durationSeconds: number;
-  costMicros: number;
-  successPass: number;
-  successFail: number;
-}
+/** The key columns of call_daily_stats; every other column is a sum (micro-dollars, seconds, counts). */
+const KEY_COLUMNS = ["orgId", "day", "agentKey"] as const;
+type KeyColumn = (typeof KEY_COLUMNS)[number];
 
-export const SUM_COLUMNS = {
-  calls: "calls",
-  ended: "ended",
-  answered: "answered",
-  busy: "busy",
-  noAnswer: "no_answer",
-  voicemail: "voicemail",
-  failed: "failed",
-  inProgress: "in_progress",
-  withDuration: "with_duration",
-  durationSeconds: "duration_seconds",
-  costMicros: "cost_micros",
-  successPass: "success_pass",
-  successFail: "success_fail",
-} as const satisfies Record<keyof StatSums, string>;
+/** Sums of call_daily_stats' measure columns, by their schema property names. */
+export type StatSums = Record<Exclude<keyof typeof callDailyStats.$inferSelect, KeyColumn>, number>;
 
-const SUM_KEYS = Object.keys(SUM_COLUMNS) as (keyof StatSums)[];
+/** The measure columns, from the schema itself: a column added there is summed here too. */
+const SUM_COLUMNS = Object.entries(getTableColumns(callDailyStats)).filter(([key]) => !(KEY_COLUMNS as readonly string[]).includes(key)) as [keyof StatSums, PgColumn][];
+const SUM_KEYS = SUM_COLUMNS.map(([key]) => key);
 
 export const emptySums = (): StatSums => Object.fromEntries(SUM_KEYS.map((key) => [key, 0])) as unknown as StatSums;
 
@@ -113,7 +90,7 @@ export interface StatsRange {
 /** PostgreSQL's dates begin at 4713 BC, but the calendar days the API takes start at year 0001: nothing lies before. */
 const FIRST_DAY = "0001-01-01";
 
-const sumsSelect = sql.raw(SUM_KEYS.map((key) => `sum(s.${SUM_COLUMNS[key]})::float8 as "${key}"`).join(", "));
+const sumsSelect = sql.raw(SUM_COLUMNS.map(([key, column]) => `sum(s."${column.name}")::float8 as "${key}"`).join(", "));
 
 /** The sums per day over [previousStart, end] and per agent over [start, end], in one statement. */
 export async function periodStats(db: Db, range: StatsRange): Promise<PeriodStats> {

@@ -4,6 +4,7 @@
  * same order as the list, escaping, formula guard, streamed in keyset batches). Calls are inserted
  * straight into the database.
  */
+import { parseCsv } from "./csv";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -55,39 +56,6 @@ async function status(url: string): Promise<{ code: number; detail: string }> {
   return { code: response.statusCode, detail: (response.json() as { detail?: string }).detail ?? "" };
 }
 
-/** A minimal RFC 4180 reader (quoted cells with "" and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") endCell();
-    else if (c === "\r" && text[i + 1] === "\n") {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else cell += c;
-  }
-  if (cell || row.length) {
-    endCell();
-    rows.push(row);
-  }
-  return rows;
-}
 
 beforeAll(async () => {
   database = await migratedDatabase();

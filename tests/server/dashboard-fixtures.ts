@@ -5,6 +5,7 @@
  * with the outcome and success filters) and GET /call/export (durations, costs, agents), never from the
  * rollup, so each dashboard figure is checked against the call log a person would open from it.
  */
+import { parseCsvRecords } from "./csv";
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
@@ -62,37 +63,6 @@ export async function dashboard(app: FastifyInstance, token: string, query = "")
   return (response.json() as { data: Dashboard }).data;
 }
 
-/** A minimal RFC 4180 reader (quoted cells with "" and line breaks), rows as objects by the header. */
-export function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") endCell();
-    else if (c === "\r" && text[i + 1] === "\n") {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else cell += c;
-  }
-  const [header, ...body] = rows;
-  return body.map((cells) => Object.fromEntries(header!.map((name, index) => [name, cells[index] ?? ""])));
-}
-
 export interface CallFilter {
   startDate: string;
   endDate: string;
@@ -116,7 +86,7 @@ export async function listTotal(app: FastifyInstance, token: string, filter: Cal
 export async function exportRows(app: FastifyInstance, token: string, filter: CallFilter): Promise<Record<string, string>[]> {
   const response = await app.inject({ method: "GET", url: `/api/call/export?${filterQuery(filter)}`, headers: bearer(token) });
   expect(response.statusCode, response.body).toBe(200);
-  const rows = parseCsv(response.body);
+  const rows = parseCsvRecords(response.body);
   expect(rows.length).toBe(Number(response.headers["x-total-count"]));
   return rows;
 }

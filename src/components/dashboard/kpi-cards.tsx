@@ -9,11 +9,15 @@ import { pointsChange, relativeChange, type Better, type Change, type Trend } fr
 
 const text = strings.dashboard;
 
-interface Kpi {
+/** The totals a card shows: the figures, not the counts beside them. */
+type Figure = "calls" | "minutes" | "cost" | "avg_duration_seconds" | "answer_rate" | "success_rate" | "cost_per_minute";
+
+/** A card per figure: its value, how it reads, and how its change reads. */
+interface Kpi<F extends Figure = Figure> {
   key: string;
   label: string;
-  show: (totals: DashboardTotals) => string;
-  figure: (totals: DashboardTotals) => number | null;
+  field: F;
+  format: (value: DashboardTotals[F]) => string;
   /** A count or amount changes in percent, a rate in points. */
   compare: "percent" | "points";
   better: Better;
@@ -22,48 +26,51 @@ interface Kpi {
   action: string;
 }
 
+/** Each entry checked against its own field (a format that takes what the field holds). */
+const kpi = <F extends Figure>(card: Kpi<F>) => card as unknown as Kpi;
+
 const KPIS: Kpi[] = [
-  { key: "calls", label: text.cards.calls, show: (t) => formatCount(t.calls), figure: (t) => t.calls, compare: "percent", better: "up", action: text.openCalls },
-  { key: "minutes", label: text.cards.minutes, show: (t) => formatMinutes(t.minutes), figure: (t) => t.minutes, compare: "percent", better: "up", action: text.openCalls },
-  { key: "cost", label: text.cards.cost, show: (t) => formatUsd(t.cost), figure: (t) => t.cost, compare: "percent", better: "neither", action: text.openCalls },
-  {
+  kpi({ key: "calls", label: text.cards.calls, field: "calls", format: formatCount, compare: "percent", better: "up", action: text.openCalls }),
+  kpi({ key: "minutes", label: text.cards.minutes, field: "minutes", format: formatMinutes, compare: "percent", better: "up", action: text.openCalls }),
+  kpi({ key: "cost", label: text.cards.cost, field: "cost", format: formatUsd, compare: "percent", better: "neither", action: text.openCalls }),
+  kpi({
     key: "avgDuration",
     label: text.cards.avgDuration,
-    show: (t) => formatDuration(t.avg_duration_seconds),
-    figure: (t) => t.avg_duration_seconds,
+    field: "avg_duration_seconds",
+    format: formatDuration,
     compare: "percent",
     better: "neither",
     action: text.openCalls,
-  },
-  {
+  }),
+  kpi({
     key: "answerRate",
     label: text.cards.answerRate,
-    show: (t) => formatRate(t.answer_rate),
-    figure: (t) => t.answer_rate,
+    field: "answer_rate",
+    format: formatRate,
     compare: "points",
     better: "up",
     filters: { outcome: "answered" },
     action: text.openAnswered,
-  },
-  {
+  }),
+  kpi({
     key: "successRate",
     label: text.cards.successRate,
-    show: (t) => formatRate(t.success_rate),
-    figure: (t) => t.success_rate,
+    field: "success_rate",
+    format: formatRate,
     compare: "points",
     better: "up",
     filters: { success: "pass" },
     action: text.openPassed,
-  },
-  {
+  }),
+  kpi({
     key: "costPerMinute",
     label: text.cards.costPerMinute,
-    show: (t) => formatUsdPerMinute(t.cost_per_minute),
-    figure: (t) => t.cost_per_minute,
+    field: "cost_per_minute",
+    format: formatUsdPerMinute,
     compare: "percent",
     better: "down",
     action: text.openCalls,
-  },
+  }),
 ];
 
 const ARROW: Record<Change["direction"], string> = { up: "▲", down: "▼", same: "=" };
@@ -99,15 +106,15 @@ export function KpiCards({
   return (
     <section aria-label={text.kpis} className="dash-cards">
       {KPIS.map((kpi) => {
-        const current = kpi.figure(totals);
-        const before = kpi.figure(previous);
+        const current = totals[kpi.field];
+        const before = previous[kpi.field];
         const change = kpi.compare === "points" ? pointsChange(current, before, kpi.better) : relativeChange(current, before, kpi.better);
-        const shownBefore = before === null ? NO_FIGURE : kpi.show(previous);
-        const label = text.cardLink(kpi.label, kpi.show(totals), change?.spoken ?? text.noComparison, shownBefore, kpi.action);
+        const shownBefore = before === null ? NO_FIGURE : kpi.format(previous[kpi.field]);
+        const label = text.cardLink(kpi.label, kpi.format(totals[kpi.field]), change?.spoken ?? text.noComparison, shownBefore, kpi.action);
         return (
           <Link key={kpi.key} to={periodLink(kpi.filters)} className="dash-card" data-kpi={kpi.key} aria-label={label}>
             <span className="dash-card__label">{kpi.label}</span>
-            <span className="dash-card__value">{kpi.show(totals)}</span>
+            <span className="dash-card__value">{kpi.format(totals[kpi.field])}</span>
             <ChangeLine change={change} colors={colors} />
             <span className="dash-card__previous">{text.previous(shownBefore)}</span>
           </Link>
