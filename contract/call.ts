@@ -97,6 +97,8 @@ export const callSchema = z.object({
   /** The success evaluation counted as pass or fail (contract/success-outcome.ts); null when neither. */
   success: z.enum(SUCCESS_OUTCOMES).nullable(),
   campaign_id: z.uuid().nullable(),
+  /** The campaign contact the call was placed for (GET /campaign/{id}/contacts), with campaign_id. */
+  campaign_contact_id: z.uuid().nullable(),
   provider_call_id: z.string().nullable(),
   is_sandbox: z.boolean(),
   created_at: z.string(),

@@ -50,7 +50,8 @@ export const PERMISSIONS: Record<Role, Record<Resource, readonly Action[]>> = {
     call: ["list", "show", "create"],
     phonenumber: ["list", "show", "create", "edit"],
     file: WRITE,
-    campaign: WRITE,
+    // Members create, edit and run campaigns and add to the do-not-call list; admins also delete (both).
+    campaign: ["list", "show", "create", "edit"],
     appointment: WRITE,
     order: READ,
     billing: READ,

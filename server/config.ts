@@ -59,6 +59,19 @@ export interface AppConfig {
   /** Webhook verification (server/webhooks/secret.ts says what happens when the secret is unset). */
   webhooks: { secret: string | null; vapiCredentialId: string | null };
   calls: CallsConfig;
+  campaigns: CampaignsConfig;
+}
+
+/** Campaigns' dialler (server/campaigns/dialler.ts). */
+export interface CampaignsConfig {
+  /** DIALLER_ENABLED (default on): this process runs the campaign dialler; every process may (they share the work through row claims). */
+  diallerEnabled: boolean;
+  /** DIALLER_INTERVAL_MS (default 1000): how often an idle dialler looks for work (it also wakes at once when a call ends in this process). */
+  diallerIntervalMs: number;
+  /** DIALLER_LEASE_SECONDS (default 120): how long a claimed contact may go without news of its call before the reaper asks the provider. */
+  leaseSeconds: number;
+  /** ORG_CONCURRENT_CALLS (default 10): calls an organisation may have in progress at once from campaigns (the plan's limit once plans exist). */
+  orgConcurrentCalls: number;
 }
 
 /** Calls, the sandbox's simulation, the wallet and the limits on POST /call/public. */
@@ -133,6 +146,10 @@ export const ENV_VARIABLES = [
   "PUBLIC_CALL_PER_NUMBER_PER_HOUR",
   "PUBLIC_CALL_PER_AGENT_PER_DAY",
   "PUBLIC_PROFILE_PER_IP_PER_MINUTE",
+  "DIALLER_ENABLED",
+  "DIALLER_INTERVAL_MS",
+  "DIALLER_LEASE_SECONDS",
+  "ORG_CONCURRENT_CALLS",
 ] as const;
 type EnvName = (typeof ENV_VARIABLES)[number];
 export type Env = Partial<Record<EnvName, string | undefined>> & Record<string, string | undefined>;
@@ -272,6 +289,10 @@ const parsers = {
   PUBLIC_CALL_PER_NUMBER_PER_HOUR: integer(1, 1_000_000),
   PUBLIC_CALL_PER_AGENT_PER_DAY: integer(1, 1_000_000),
   PUBLIC_PROFILE_PER_IP_PER_MINUTE: integer(1, 1_000_000),
+  DIALLER_ENABLED: bool,
+  DIALLER_INTERVAL_MS: integer(10, 60_000),
+  DIALLER_LEASE_SECONDS: integer(5, 24 * 60 * 60),
+  ORG_CONCURRENT_CALLS: integer(1, 10_000),
 } satisfies Partial<Record<EnvName, z.ZodType>>;
 
 function shown(name: EnvName, raw: string): string {
@@ -389,6 +410,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       publicPerIpPerMinute: read("PUBLIC_CALL_PER_IP_PER_MINUTE") ?? 5,
       publicPerNumberPerHour: read("PUBLIC_CALL_PER_NUMBER_PER_HOUR") ?? 3,
       publicPerAgentPerDay: read("PUBLIC_CALL_PER_AGENT_PER_DAY") ?? 100,
+    },
+    campaigns: {
+      diallerEnabled: read("DIALLER_ENABLED") ?? true,
+      diallerIntervalMs: read("DIALLER_INTERVAL_MS") ?? 1000,
+      leaseSeconds: read("DIALLER_LEASE_SECONDS") ?? 120,
+      orgConcurrentCalls: read("ORG_CONCURRENT_CALLS") ?? 10,
     },
   };
 }

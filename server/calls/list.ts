@@ -76,6 +76,7 @@ const listColumns = {
   successOutcome: calls.successOutcome,
   outcome: calls.outcome,
   campaignId: calls.campaignId,
+  campaignContactId: calls.campaignContactId,
   providerCallId: calls.providerCallId,
   isSandbox: calls.isSandbox,
   createdAt: calls.createdAt,

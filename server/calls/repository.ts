@@ -92,6 +92,7 @@ export function toApiCallListItem(row: CallListRow): CallListItem {
     outcome: callOutcomeOf(row),
     success: successOf(row),
     campaign_id: row.campaignId,
+    campaign_contact_id: row.campaignContactId,
     provider_call_id: row.providerCallId,
     is_sandbox: row.isSandbox,
     created_at: isoTime(row.createdAt),

@@ -8,7 +8,7 @@
  * column server/data/orgScope.ts filters on, so no query on them can forget the organisation.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AgentConfig } from "../../contract/agent";
 import { CALL_OUTCOME_SQL } from "../calls/outcome-sql";
 
@@ -284,7 +284,10 @@ export const calls = pgTable(
      * with success_evaluation.
      */
     successOutcome: text("success_outcome"),
+    /** The campaign that placed the call (no foreign key: a deleted campaign's calls keep its id). */
     campaignId: uuid("campaign_id"),
+    /** The campaign contact the call was for (campaign_contacts.id); set with campaign_id. */
+    campaignContactId: uuid("campaign_contact_id"),
     providerCallId: text("provider_call_id"),
     /** Placed by the sandbox provider: labelled "Sandbox" wherever a person sees it. */
     isSandbox: boolean("is_sandbox").notNull().default(false),
@@ -327,6 +330,9 @@ export const calls = pgTable(
     // The public-call hourly cap per destination number (across organisations): public calls only.
     index("calls_public_number_started_idx").on(table.customerNumber, table.startedAt).where(sql`${table.publicRequest}`),
     uniqueIndex("calls_provider_call_id_unique").on(table.providerCallId),
+    // A campaign's calls (its progress over time, a contact's calls).
+    index("calls_campaign_contact_idx").on(table.campaignContactId, table.startedAt).where(sql`${table.campaignContactId} is not null`),
+    index("calls_campaign_started_idx").on(table.campaignId, table.startedAt).where(sql`${table.campaignId} is not null`),
   ],
 );
 
@@ -443,3 +449,159 @@ export const callDailyStats = pgTable(
   },
   (table) => [primaryKey({ name: "call_daily_stats_pk", columns: [table.orgId, table.day, table.agentKey] })],
 );
+
+/**
+ * Outbound campaigns (issue 13; contract/campaign.ts). `schedule` and `retry` are the API's shapes as
+ * given; start_at / end_at are also columns so the dialler can find campaigns to start or finish. The
+ * dialler reads this row under its lock on every claim, so live edits apply to the next dial in every
+ * process.
+ */
+export const campaigns = pgTable(
+  "campaigns",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    agentId: uuid("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
+    /** draft | scheduled | running | paused | completed | cancelled */
+    status: text("status").notNull().default("draft"),
+    /** {windows: [{days, start, end}], fallback_timezone} */
+    schedule: jsonb("schedule").$type<{ windows: { days: string[]; start: string; end: string }[]; fallback_timezone: string | null }>().notNull(),
+    startAt: timestamp("start_at", { withTimezone: true, mode: "date" }),
+    endAt: timestamp("end_at", { withTimezone: true, mode: "date" }),
+    maxConcurrency: integer("max_concurrency").notNull().default(1),
+    /** {max_attempts, delay_minutes, on} */
+    retry: jsonb("retry").$type<{ max_attempts: number; delay_minutes: number; on: string[] }>().notNull(),
+    /** manual | wallet | provider | circuit_breaker | agent_missing | number_missing (PAUSE_CODES) */
+    pauseCode: text("pause_code"),
+    pauseReason: text("pause_reason"),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("campaigns_org_created_idx").on(table.orgId, table.createdAt, table.id),
+    // The dialler's scan: campaigns that may dial or start.
+    index("campaigns_active_idx").on(table.status).where(sql`${table.status} in ('running', 'scheduled')`),
+  ],
+);
+
+/**
+ * A campaign's contacts and where each one stands (CONTACT_STATUSES). The dialler claims queued rows
+ * whose `ready_at` has come with FOR UPDATE SKIP LOCKED; a claimed row is in_progress with a lease
+ * (`lease_until`, `leased_by`) until its call is settled (the webhook that ends it, or the reaper that
+ * asks the provider about a call whose end never came).
+ *
+ * - `timezone`: the contact's own zone (the import's column); `number_zones`: its number's zones (by
+ *   prefix). The zones its window is computed in: timezone, else number_zones, else the campaign's
+ *   fallback (contract/campaign-shared.ts).
+ * - `not_before`: the earliest a retry may go (the last call's end + delay); `ready_at`: when the
+ *   contact may next be dialled (not_before moved into its next calling window), recomputed when the
+ *   schedule changes.
+ */
+export const campaignContacts = pgTable(
+  "campaign_contacts",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    /** Import order (1 = first contact imported), for stable lists and dialling in order. */
+    position: integer("position").notNull(),
+    /** E.164 */
+    number: text("number").notNull(),
+    name: text("name"),
+    timezone: text("timezone"),
+    numberZones: text("number_zones").array().notNull().default(sql`'{}'::text[]`),
+    /** assistantOverrides.variableValues (the CSV's other columns, names as written). */
+    variables: jsonb("variables").$type<Record<string, string>>().notNull().default({}),
+    status: text("status").notNull().default("queued"),
+    /** The last call's outcome (contract/call-outcome.ts). */
+    outcome: text("outcome"),
+    lastEndedReason: text("last_ended_reason"),
+    /** Calls placed for this contact (a claim that never reached the provider gives its attempt back). */
+    attempts: integer("attempts").notNull().default(0),
+    lastCallId: uuid("last_call_id"),
+    notBefore: timestamp("not_before", { withTimezone: true, mode: "date" }),
+    readyAt: timestamp("ready_at", { withTimezone: true, mode: "date" }),
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    leasedBy: text("leased_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex("campaign_contacts_campaign_number_unique").on(table.campaignId, table.number),
+    index("campaign_contacts_campaign_position_idx").on(table.campaignId, table.position),
+    index("campaign_contacts_campaign_status_idx").on(table.campaignId, table.status),
+    // The dialler's claim: queued contacts of a campaign in the order they become ready.
+    index("campaign_contacts_ready_idx").on(table.campaignId, table.readyAt, table.position).where(sql`${table.status} = 'queued'`),
+    // The reaper: contacts whose lease ran out.
+    index("campaign_contacts_lease_idx").on(table.leaseUntil).where(sql`${table.status} = 'in_progress'`),
+  ],
+);
+
+/** What happened to a campaign: starts, pauses (with their reasons), resumes, edits, completion. */
+export const campaignEvents = pgTable(
+  "campaign_events",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    detail: text("detail").notNull(),
+    /** The person (user id) or null for the dialler. */
+    actor: text("actor"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("campaign_events_campaign_idx").on(table.campaignId, table.createdAt)],
+);
+
+/** The organisation's do-not-call list: a listed number is never dialled by any campaign. */
+export const dncNumbers = pgTable(
+  "dnc_numbers",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** E.164 */
+    number: text("number").notNull(),
+    reason: text("reason"),
+    /** manual | import | call */
+    source: text("source").notNull().default("manual"),
+    /** The call on which the contact asked not to be called again. */
+    callId: uuid("call_id"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("dnc_numbers_org_number_unique").on(table.orgId, table.number), index("dnc_numbers_org_created_idx").on(table.orgId, table.createdAt, table.id)],
+);
+
+/**
+ * The sandbox voice provider's own record of the calls it placed (its "provider side", in Vapi's place):
+ * what it answers when asked about a call by our id, whichever process placed it and even after that
+ * process died (server/voice/sandbox-ledger.ts). Not an organisation's data: no foreign keys.
+ */
+export const sandboxProviderCalls = pgTable("sandbox_provider_calls", {
+  callId: uuid("call_id").primaryKey(),
+  providerCallId: text("provider_call_id").notNull().unique(),
+  orgId: text("org_id").notNull(),
+  customerNumber: text("customer_number").notNull(),
+  placedAt: timestamp("placed_at", { withTimezone: true, mode: "date" }).notNull(),
+  /** How long the simulated call lasts from placing to its end (SANDBOX_CALL_SECONDS at placing). */
+  callSeconds: doublePrecision("call_seconds").notNull(),
+  /** The request as placed (agent config, variables): enough to replay its end anywhere. */
+  request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+});

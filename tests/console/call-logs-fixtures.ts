@@ -40,6 +40,7 @@ export function makeCall(overrides: Partial<Call> = {}): Call {
     structured_data: { appointment_moved: true, new_slot: "Friday 10:00", notes: { tone: "calm" } },
     success_evaluation: "true",
     campaign_id: null,
+    campaign_contact_id: null,
     provider_call_id: "sandbox-1",
     is_sandbox: true,
     created_at: "2026-03-05T09:00:00.000Z",

@@ -54,6 +54,7 @@ const callArbitrary = fc.record({
   outcome: fc.constantFrom(...CALL_OUTCOMES),
   success: nullable(fc.constantFrom(...SUCCESS_OUTCOMES)),
   campaign_id: nullable(uuid),
+  campaign_contact_id: nullable(uuid),
   provider_call_id: nullable(text),
   is_sandbox: fc.boolean(),
   created_at: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
