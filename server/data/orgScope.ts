@@ -35,6 +35,8 @@ export interface OrgScope {
   byId<T extends OrgOwnedTable & { id: PgColumn }>(table: T, id: string): Promise<Row<T> | null>;
   count<T extends OrgOwnedTable>(table: T, where?: SQL): Promise<number>;
   insert<T extends OrgOwnedTable>(table: T, values: NewRow<T>): Promise<Row<T>>;
+  /** Inserts the rows in one multi-row statement (no RETURNING: bulk writes such as a contact import). */
+  insertMany<T extends OrgOwnedTable>(table: T, values: NewRow<T>[]): Promise<void>;
   /** Updates the rows matching `where` in this organisation; returns them (empty = none matched). */
   update<T extends OrgOwnedTable>(table: T, changes: Changes<T>, where: SQL): Promise<Row<T>[]>;
   delete<T extends OrgOwnedTable>(table: T, where: SQL): Promise<Row<T>[]>;
@@ -112,6 +114,11 @@ export function orgScope(db: Db, orgId: string): OrgScope {
         .values({ ...withoutOrg(values as Record<string, unknown>), orgId } as never)
         .returning();
       return rows[0] as Row<typeof table>;
+    },
+    async insertMany(table, values) {
+      if (values.length === 0) return;
+      const t = table as unknown as AnyTable;
+      await db.insert(t).values(values.map((row) => ({ ...withoutOrg(row as Record<string, unknown>), orgId })) as never);
     },
     async update(table, changes, where) {
       const t = table as unknown as AnyTable;
