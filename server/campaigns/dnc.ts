@@ -10,12 +10,12 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { CONTACT_CSV_COLUMNS, DNC_REASON_MAX_LENGTH, IMPORT_REPORT_INVALID_MAX, type DncEntry, type DncSource } from "../../contract/campaign";
 import { ERROR_CODES } from "../../contract/errors";
-import { orgScope, type OrgScope } from "../data/orgScope";
+import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
 import { campaignContacts, dncNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { contactNumber } from "./contact-number";
+import { contactNumber, numberArrayLiteral } from "./contact-number";
 import { CsvError, parseCsv } from "./csv";
 import { WAITING_CONTACT_STATUSES } from "./readiness";
 import { containsPattern } from "./repository";
@@ -84,30 +84,22 @@ export async function addManyToDnc(tx: Db, orgId: string, entries: readonly DncA
 
 /** Marks the organisation's waiting contacts with these numbers `dnc` (every campaign). */
 async function stopContacts(tx: Db, orgId: string, numbers: readonly string[]): Promise<number> {
-  const scope = orgScope(tx, orgId);
-  let stopped = 0;
-  for (let i = 0; i < numbers.length; i += 5000) {
-    const rows = await scope.update(
-      campaignContacts,
-      { status: "dnc", readyAt: null, updatedAt: new Date() },
-      and(inArray(campaignContacts.number, numbers.slice(i, i + 5000)), inArray(campaignContacts.status, [...WAITING_CONTACT_STATUSES]))!,
-    );
-    stopped += rows.length;
-  }
-  return stopped;
+  const rows = await tx
+    .update(campaignContacts)
+    .set({ status: "dnc", readyAt: null, updatedAt: new Date() })
+    .where(and(eq(campaignContacts.orgId, orgId), sql`${campaignContacts.number} = any(${numberArrayLiteral(numbers)}::text[])`, inArray(campaignContacts.status, [...WAITING_CONTACT_STATUSES])))
+    .returning({ id: campaignContacts.id });
+  return rows.length;
 }
 
-/** Which of `numbers` the organisation lists. */
+/** Which of `numbers` the organisation lists (one array parameter). */
 export async function listedNumbers(tx: Db, scope: OrgScope, numbers: readonly string[]): Promise<Set<string>> {
-  const listed = new Set<string>();
-  for (let i = 0; i < numbers.length; i += 5000) {
-    const rows = await tx
-      .select({ number: dncNumbers.number })
-      .from(dncNumbers)
-      .where(and(eq(dncNumbers.orgId, scope.orgId), inArray(dncNumbers.number, numbers.slice(i, i + 5000))));
-    for (const row of rows) listed.add(row.number);
-  }
-  return listed;
+  if (numbers.length === 0) return new Set();
+  const rows = await tx
+    .select({ number: dncNumbers.number })
+    .from(dncNumbers)
+    .where(and(eq(dncNumbers.orgId, scope.orgId), sql`${dncNumbers.number} = any(${numberArrayLiteral(numbers)}::text[])`));
+  return new Set(rows.map((row) => row.number));
 }
 
 /** The list, newest first; `search` matches the number's digits or the reason. */
