@@ -10,7 +10,8 @@
  *   `dnc` (counted as dnc, shown in the counts and the contact list, never dialled).
  * - timezone (optional): an IANA name, else the row is invalid.
  * - name (optional), every other column a variable (names as written in the header, trimmed; columns
- *   with an empty header are ignored). Values are text.
+ *   with an empty header are ignored). Values are text. The known columns (CONTACT_CSV_COLUMNS) are
+ *   matched ignoring case, and spaces or dashes for _ ("Phone Number", "Time Zone", "Full Name").
  * - Each accepted contact stores its number's zones (numberTimeZones), its position after the existing
  *   contacts, and status queued with ready_at (readiness.ts), or needs_timezone when it has no zone
  *   and the campaign no fallback.
@@ -37,7 +38,7 @@ import type { Db } from "../db/client";
 import { campaignContacts, campaigns } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { contactNumber, numberArrayLiteral } from "./contact-number";
-import { CsvError, parseCsv } from "./csv";
+import { CsvError, csvColumnKey, parseCsv } from "./csv";
 import { listedNumbers } from "./dnc";
 import { recordCampaignEvent } from "./events";
 import { numberTimeZones } from "./number-zones";
@@ -67,7 +68,7 @@ export interface ContactRows {
 const badRequest = (detail: string) => new ApiError(400, ERROR_CODES.validation, detail);
 
 const columnRole = (header: string): "number" | "name" | "timezone" | null => {
-  const key = header.trim().toLowerCase();
+  const key = csvColumnKey(header);
   for (const role of ["number", "name", "timezone"] as const) if ((CONTACT_CSV_COLUMNS[role] as readonly string[]).includes(key)) return role;
   return null;
 };

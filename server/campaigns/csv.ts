@@ -26,6 +26,9 @@ export interface CsvRecord {
   line: number;
 }
 
+/** A header cell as CONTACT_CSV_COLUMNS spells names: trimmed, lower case, spaces and dashes as _ ("Phone Number" → phone_number). */
+export const csvColumnKey = (header: string) => header.trim().toLowerCase().replace(/[\s-]+/g, "_");
+
 const QUOTE = 34;
 const COMMA = 44;
 const LF = 10;

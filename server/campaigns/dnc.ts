@@ -16,7 +16,7 @@ import type { Db } from "../db/client";
 import { campaignContacts, dncNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { contactNumber, numberArrayLiteral } from "./contact-number";
-import { CsvError, parseCsv } from "./csv";
+import { CsvError, csvColumnKey, parseCsv } from "./csv";
 import { WAITING_CONTACT_STATUSES } from "./readiness";
 import { containsPattern } from "./repository";
 
@@ -129,7 +129,7 @@ export function dncEntriesFromCsv(text: string): { entries: Array<{ number: stri
     throw error;
   }
   const [header, ...body] = records;
-  const names = header?.cells.map((cell) => cell.trim().toLowerCase()) ?? [];
+  const names = header?.cells.map(csvColumnKey) ?? [];
   const numberColumn = names.findIndex((name) => (CONTACT_CSV_COLUMNS.number as readonly string[]).includes(name));
   if (numberColumn === -1) {
     throw new ApiError(400, ERROR_CODES.validation, `file: the CSV has no number column: name the column of phone numbers one of ${CONTACT_CSV_COLUMNS.number.join(", ")} in the header row.`);
