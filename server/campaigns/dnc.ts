@@ -53,9 +53,15 @@ export async function addToDnc(tx: Db, orgId: string, entry: DncAddition): Promi
   return { entry: row!, added: result.added > 0, contactsStopped: result.contactsStopped };
 }
 
-/** Lists the numbers (the first of each, in one INSERT … ON CONFLICT DO NOTHING) and marks their waiting contacts `dnc`. */
+/** Lists the numbers (a number given twice: its first entry; in INSERT … ON CONFLICT DO NOTHING) and marks their waiting contacts `dnc`. */
 export async function addManyToDnc(tx: Db, orgId: string, entries: readonly DncAddition[]): Promise<{ added: number; alreadyListed: number; contactsStopped: number }> {
-  const unique = [...new Map(entries.map((entry) => [entry.number, entry])).values()];
+  const unique: DncAddition[] = [];
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (seen.has(entry.number)) continue;
+    seen.add(entry.number);
+    unique.push(entry);
+  }
   if (unique.length === 0) return { added: 0, alreadyListed: 0, contactsStopped: 0 };
   let added = 0;
   const now = new Date();
