@@ -2,7 +2,7 @@
  * What a campaign did over time: calls placed and ended per time bucket (GET /campaign/{id}/progress,
  * from calls where campaign_id = id) and its history (GET /campaign/{id}/events).
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { campaignEventSchema, campaignProgressSchema } from "../../contract/campaign";
 import type { OrgScope } from "../data/orgScope";
@@ -30,10 +30,12 @@ type Rows<T> = { rows: T[] };
  */
 export async function campaignProgress(db: Db, scope: OrgScope, campaign: CampaignRow, now = new Date()): Promise<Progress> {
   const inCampaign = sql`org_id = ${scope.orgId} and campaign_id = ${campaign.id}`;
+  // Epoch milliseconds as float8: a number from PGlite and node-postgres alike (timestamps come back as text from one, Date from the other).
   const [span] = ((await db.execute(sql`
-    select min(started_at) as first, greatest(max(started_at), max(ended_at)) as last from ${calls} where ${inCampaign}`)) as unknown as Rows<{ first: string | Date | null; last: string | Date | null }>).rows;
-  const first = span?.first ? new Date(span.first).getTime() : null;
-  const last = span?.last ? new Date(span.last).getTime() : null;
+    select (extract(epoch from min(started_at)) * 1000)::float8 as first, (extract(epoch from greatest(max(started_at), max(ended_at))) * 1000)::float8 as last
+    from ${calls} where ${inCampaign}`)) as unknown as Rows<{ first: number | string | null; last: number | string | null }>).rows;
+  const first = span?.first === null || span?.first === undefined ? null : Number(span.first);
+  const last = span?.last === null || span?.last === undefined ? null : Number(span.last);
   const start = Math.min(campaign.startedAt?.getTime() ?? Number.POSITIVE_INFINITY, first ?? Number.POSITIVE_INFINITY);
   if (!Number.isFinite(start)) return { bucket_seconds: progressBucket(0), points: [] };
   const end = Math.max(campaign.completedAt?.getTime() ?? now.getTime(), last ?? 0);
@@ -58,8 +60,6 @@ export async function campaignProgress(db: Db, scope: OrgScope, campaign: Campai
   }
   return { bucket_seconds: bucket, points };
 }
-
-type SQL = ReturnType<typeof sql>;
 
 export const CAMPAIGN_EVENTS_MAX = 100;
 

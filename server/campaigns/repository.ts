@@ -117,8 +117,12 @@ export function progressOf(counts: CampaignCountsBody): number {
   return finished / counts.total;
 }
 
-/** next_window_at: when the next queued contact may be dialled, if that is still to come. */
-export function nextWindowAt(nextReadyAt: Date | null, now = Date.now()): string | null {
+/**
+ * next_window_at: when the next queued contact may be dialled, if that is still to come, for a campaign
+ * that will dial then (running or scheduled; a draft or paused one waits for a person first).
+ */
+export function nextWindowAt(status: string, nextReadyAt: Date | null, now = Date.now()): string | null {
+  if (status !== "running" && status !== "scheduled") return null;
   return nextReadyAt && nextReadyAt.getTime() > now ? isoTime(nextReadyAt) : null;
 }
 
@@ -172,7 +176,7 @@ export function toApiCampaign(row: CampaignRow, facts: CampaignFacts, concurrenc
     pause_reason: row.pauseReason,
     pause_code: row.pauseCode as PauseCode | null,
     counts: facts.counts,
-    next_window_at: nextWindowAt(facts.nextReadyAt),
+    next_window_at: nextWindowAt(row.status, facts.nextReadyAt),
     concurrency_limit: concurrencyLimit,
     started_at: row.startedAt ? isoTime(row.startedAt) : null,
     completed_at: row.completedAt ? isoTime(row.completedAt) : null,

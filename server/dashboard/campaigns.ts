@@ -33,7 +33,7 @@ export async function dashboardCampaigns(db: Db, orgId: string): Promise<Dashboa
         status: row.status as (typeof ACTIVE)[number],
         counts: contacts.counts,
         progress: progressOf(contacts.counts),
-        next_window_at: nextWindowAt(contacts.nextReadyAt),
+        next_window_at: nextWindowAt(row.status, contacts.nextReadyAt),
       };
     }),
   };

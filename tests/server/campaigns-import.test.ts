@@ -222,7 +222,7 @@ describe("which campaigns take imports", () => {
 });
 
 describe("performance", () => {
-  it("10,000 CSV rows are parsed, checked and in the database well under 2 s on PGlite", async () => {
+  it("10,000 CSV rows are parsed, checked and in the database in under 2 s (the figure is printed)", async () => {
     const campaign = await newCampaign({ schedule: { windows: WEEKDAY_WINDOWS as never, fallback_timezone: "America/Denver" } });
     const areas = ["212", "312", "415", "650", "646", "999"];
     const lines = ["number,name,timezone,plan,city,notes"];
