@@ -1,7 +1,8 @@
 /**
  * /campaign routes (issue 13): outbound campaigns, their contacts and their history. Every read and
  * write is scoped to the caller's organisation (another organisation's campaign answers 404); members
- * list, show, create, edit and run campaigns, admins also delete them (contract/permissions.ts).
+ * list, show, create, edit and run campaigns, admins also delete them (contract/permissions.ts). The
+ * do-not-call list is server/routes/dnc.ts.
  *
  * Decisions a user notices:
  * - A transition that does not apply to the current state answers 409 `{detail, code: "conflict",
@@ -9,17 +10,25 @@
  *   phone_number_id need a pause; completed/cancelled: only the name), a delete of a campaign that is
  *   not a draft or finished, and an import into a campaign that is not a draft or paused.
  * - An edit compares values: a field sent back unchanged (an edit form sends them all) is not an edit,
- *   so it is never refused for the state.
+ *   so it is never refused for the state and records no event.
  * - Start (and resume) needs an agent and a caller number that still exist, and start at least one
  *   contact: 400 naming every missing one. With start_at in the future the campaign becomes
- *   `scheduled` (the dialler starts it then; started_at is set when it first runs).
+ *   `scheduled` (the dialler starts it then); started_at is set when it first runs. Start, resume and
+ *   schedule edits recompute when each waiting contact may be called.
  * - Pause is a person's (`pause_code` manual, `pause_reason` "Paused by <name>"): calls in progress
- *   finish. Cancel stops every contact still waiting (status cancelled); calls in progress finish.
- * - Imports (CSV in the multipart field `file`, or JSON `{contacts}`): server/campaigns/contacts-import.ts.
- *   Numbers on the do-not-call list are stored with status `dnc` (counted in the report and the
- *   campaign's counts, never dialled); duplicates (in the file or already in the campaign) are counted
- *   and skipped; invalid rows are reported by row (1 = the first contact) and skipped. An import answers
- *   200 with the report even when every row was refused.
+ *   finish. Cancel stops every contact still waiting (status cancelled) and sets completed_at; calls in
+ *   progress finish.
+ * - next_window_at shows only for campaigns that will dial (running, scheduled); a draft or paused
+ *   campaign waits for a person first.
+ * - Imports (CSV in the multipart field `file`, or JSON `{contacts}`; server/campaigns/contacts-import.ts)
+ *   answer 200 with a report even when every row was refused. Numbers on the do-not-call list are
+ *   stored with status `dnc` (counted in the report and the campaign's counts, listed, never dialled);
+ *   duplicates (in the file or already in the campaign) are counted and skipped; invalid rows (bad
+ *   number, unknown zone, a row wider than the header, over-long values) are reported by row (1 = the
+ *   first contact; blank lines are not rows) and skipped. Known columns match ignoring case, spaces
+ *   and dashes ("Phone Number"); every other column becomes a variable named as written. A file that
+ *   cannot be read at all (no number column, a quote never closed, a repeated column) is 400 and
+ *   imports nothing.
  * - The export writes the contacts in import order with one column per variable; cells that could
  *   start a spreadsheet formula begin with ' (numbers too: '+1415…), which a re-import drops.
  * - progress: calls placed, ended and answered per bucket from the campaign's start (the bucket size
