@@ -35,8 +35,9 @@
  *   grows with the campaign's span: at most 120 points); events: the newest 100.
  */
 import multipart from "@fastify/multipart";
+import { eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { can, errorBodySchema, formatByteLimit, type Action } from "../../contract";
 import {
@@ -64,14 +65,13 @@ import { deletedResponseSchema } from "../../contract/list";
 import { campaignEventList, campaignProgress } from "../campaigns/activity";
 import { contactExportFileName, contactsCsvStream, listContacts } from "../campaigns/contacts";
 import { contactRowsFromCsv, contactRowsFromJson, importContacts } from "../campaigns/contacts-import";
-import { findCampaign, listCampaigns, toApiCampaigns } from "../campaigns/repository";
+import { findCampaign, listCampaigns, toApiCampaigns, type CampaignRow } from "../campaigns/repository";
 import { campaignNotFound, createCampaign, deleteCampaign, transitionCampaign, updateCampaign, type CampaignContext } from "../campaigns/service";
 import type { CampaignSignals } from "../campaigns/signals";
 import { checkJsonOrUpload, readCsvUpload } from "../campaigns/upload";
 import type { AppConfig } from "../config";
-import { campaignContacts } from "../db/schema";
-import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { campaignContacts } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 
 export interface CampaignRoutesOptions {
@@ -120,7 +120,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
     return row;
   }
 
-  const answer = async (ctx: CampaignContext, row: Parameters<typeof toApiCampaigns>[2][number]) => ({ data: (await toApiCampaigns(db, ctx.scope, [row], concurrencyLimit))[0]! });
+  const answer = async (ctx: CampaignContext, row: CampaignRow) => ({ data: (await toApiCampaigns(db, ctx.scope, [row], concurrencyLimit))[0]! });
 
   app.get(
     CAMPAIGN_PATHS.list,
@@ -264,7 +264,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
   // route accepts multipart bodies.
   await app.register(async (uploads) => {
     await uploads.register(multipart, { limits: { fileSize: CONTACT_IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 20, fieldSize: 64 * 1024 }, throwFileSizeLimit: true });
-    uploads.withTypeProvider<import("fastify-type-provider-zod").ZodTypeProvider>().post(
+    uploads.withTypeProvider<ZodTypeProvider>().post(
       "/campaign/:id/contacts",
       {
         bodyLimit: CONTACT_IMPORT_MAX_BYTES,
