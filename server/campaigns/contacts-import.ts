@@ -67,6 +67,9 @@ export interface ContactRows {
 
 const badRequest = (detail: string) => new ApiError(400, ERROR_CODES.validation, detail);
 
+/** A variable's name, as the JSON form allows it. */
+const VARIABLE_NAME_MAX_LENGTH = 100;
+
 const columnRole = (header: string): "number" | "name" | "timezone" | null => {
   const key = csvColumnKey(header);
   for (const role of ["number", "name", "timezone"] as const) if ((CONTACT_CSV_COLUMNS[role] as readonly string[]).includes(key)) return role;
@@ -90,6 +93,8 @@ export function contactRowsFromCsv(text: string): ContactRows {
   header.cells.forEach((cell, index) => {
     const name = cell.trim();
     if (!name) return;
+    if (name.length > VARIABLE_NAME_MAX_LENGTH) throw badRequest(`file: the column name "${name.slice(0, 40)}…" is longer than ${VARIABLE_NAME_MAX_LENGTH} characters.`);
+    if (name.includes("\u0000")) throw badRequest("file: a column name holds the NUL character.");
     if (seen.has(name)) throw badRequest(`file: the column "${name}" appears twice in the header row.`);
     seen.add(name);
     const role = columnRole(name);
@@ -155,8 +160,10 @@ function problemOf(row: ContactRow, number: string | null, isZone: (name: string
   if (row.timezone && !isZone(row.timezone)) return `timezone "${row.timezone.slice(0, 64)}" is not a known time zone (use a name such as America/New_York)`;
   if (row.name && row.name.length > CONTACT_NAME_MAX_LENGTH) return `name is longer than ${CONTACT_NAME_MAX_LENGTH} characters`;
   for (const [key, value] of Object.entries(row.variables)) {
-    if (value.length > CONTACT_VARIABLE_VALUE_MAX_LENGTH) return `${key} is longer than ${CONTACT_VARIABLE_VALUE_MAX_LENGTH} characters`;
+    if (value.length > CONTACT_VARIABLE_VALUE_MAX_LENGTH) return `variable "${key}" is longer than ${CONTACT_VARIABLE_VALUE_MAX_LENGTH} characters`;
   }
+  // PostgreSQL cannot store the NUL character (a binary file read as text, mostly).
+  if ([row.name, row.timezone, ...Object.values(row.variables)].some((value) => value?.includes("\u0000"))) return "the row holds the NUL character (is this a text file?)";
   return null;
 }
 

@@ -154,7 +154,9 @@ export function dncEntriesFromCsv(text: string): { entries: Array<{ number: stri
         ? `number "${raw.slice(0, 40)}" is not a phone number in E.164 form, e.g. +14155550123`
         : reason && reason.length > DNC_REASON_MAX_LENGTH
           ? `reason is longer than ${DNC_REASON_MAX_LENGTH} characters`
-          : null;
+          : reason?.includes("\u0000")
+            ? "the row holds the NUL character (is this a text file?)"
+            : null;
     if (problem) {
       if (invalid.length < IMPORT_REPORT_INVALID_MAX) invalid.push({ row: index + 1, reason: problem });
     } else entries.push({ number: number!, reason });

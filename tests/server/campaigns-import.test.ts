@@ -98,6 +98,18 @@ describe("CSV imports", () => {
     expect((await contactsOf(campaign.id)).map((c) => c.name)).toEqual(["Good one", "Trailing empty cells"]);
   });
 
+  it("refuses rows with over-long values or the NUL character, naming the value", async () => {
+    const campaign = await newCampaign();
+    const csv = `number,name,note\n+12125550115,${"n".repeat(121)},\n+12125550116,Ok,${"x".repeat(1001)}\n+12125550117,Nul\u0000name,\n+12125550118,Fine,short\n`;
+    const report = await importCsv(app, org.memberToken, campaign.id, csv);
+    expect(report).toMatchObject({ accepted: 1, invalid_count: 3 });
+    expect(report.invalid.map((entry) => [entry.row, entry.reason])).toEqual([
+      [1, "name is longer than 120 characters"],
+      [2, 'variable "note" is longer than 1000 characters'],
+      [3, "the row holds the NUL character (is this a text file?)"],
+    ]);
+  });
+
   it("counts duplicates in the file and against the campaign's contacts, and continues positions after earlier imports", async () => {
     const campaign = await newCampaign();
     expect(await importCsv(app, org.memberToken, campaign.id, "number,name\n+12125550120,First\n+1 212 555 0120,Again\n+12125550121,Second\n")).toMatchObject({ accepted: 2, duplicates: 1 });
