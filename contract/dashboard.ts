@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCalendarDate } from "./paging";
 import { CALL_OUTCOMES } from "./call-outcome";
+import { campaignCountsSchema } from "./campaign";
 import { DASHBOARD_MAX_DAYS } from "./dashboard-paths";
 import { timeZoneSchema } from "./time-zone";
 
@@ -25,6 +26,10 @@ export * from "./dashboard-paths";
  * - agents: per agent with calls in the period, most calls first; calls whose agent was deleted are
  *   one row with agent_id null.
  * - wallet: the balance now (USD) and what calls not ended yet hold of it.
+ * - campaigns: what is dialling now, whatever the period and agent: how many campaigns are running, and
+ *   the running, scheduled and paused ones (at most DASHBOARD_CAMPAIGNS_MAX: running first, then
+ *   scheduled, then paused, most recently changed first) with their contact counts, progress (finished
+ *   contacts ÷ all, 0..1) and next_window_at (as GET /campaign/{id}).
  */
 
 
@@ -94,6 +99,19 @@ export const dashboardAgentSchema = z.object({
 });
 export type DashboardAgent = z.infer<typeof dashboardAgentSchema>;
 
+export const DASHBOARD_CAMPAIGNS_MAX = 5;
+
+export const dashboardCampaignSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  status: z.enum(["running", "scheduled", "paused"]),
+  counts: campaignCountsSchema,
+  /** Finished contacts ÷ all contacts, 0..1 (0 without contacts). */
+  progress: z.number().min(0).max(1),
+  next_window_at: z.string().nullable(),
+});
+export type DashboardCampaign = z.infer<typeof dashboardCampaignSchema>;
+
 const periodSchema = z.object({ start_date: z.string(), end_date: z.string() });
 
 export const dashboardSchema = z.object({
@@ -115,6 +133,7 @@ export const dashboardSchema = z.object({
   }),
   /** Whether the organisation has any agent and any call at all (the first-run state). */
   setup: z.object({ agents: z.number().int(), calls_ever: z.boolean() }),
+  campaigns: z.object({ running: z.number().int(), items: z.array(dashboardCampaignSchema) }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 

@@ -29,6 +29,9 @@ import { dashboardRoutes } from "./routes/dashboard";
 import { webhookRoutes } from "./routes/webhooks";
 import { phoneNumberRoutes } from "./routes/phone-numbers";
 import { webCallRoutes } from "./routes/web-calls";
+import { campaignRoutes } from "./routes/campaigns";
+import { dncRoutes } from "./routes/dnc";
+import { createCampaignSignals, type CampaignSignals } from "./campaigns/signals";
 import { createVoiceProvider } from "./voice";
 import type { VoiceProvider } from "./voice/types";
 
@@ -39,6 +42,8 @@ declare module "fastify" {
     db: Db;
     authProvider: AuthProvider;
     voice: VoiceProvider;
+    /** In-process nudges between the campaign API and the dialler (server/campaigns/signals.ts). */
+    campaignSignals: CampaignSignals;
   }
 }
 
@@ -88,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate("db", database.db);
   app.decorate("authProvider", provider);
   app.decorate("voice", voice);
+  app.decorate("campaignSignals", createCampaignSignals());
 
   // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
   await app.register(authPlugin, { provider, db: database.db });
@@ -109,6 +115,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(callRoutes, { prefix: API_BASE, db: database.db, voice, config });
   await app.register(walletRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
+  await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
+  await app.register(dncRoutes, { prefix: API_BASE, db: database.db });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config });
 

@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { NO_AGENT_KEY } from "../db/schema";
 import { microsToUsd } from "../wallet/money";
 import { walletStanding, type WalletPolicy } from "../wallet/wallet";
+import { dashboardCampaigns } from "./campaigns";
 import { dashboardPeriod, eachDay } from "./period";
 import { addSums, emptySums, organisationFacts, periodStats, type StatSums } from "./stats";
 
@@ -58,7 +59,7 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
   const statsRead = periodRead.then((period) =>
     query.agentId === NO_AGENT_KEY ? { days: [], agents: [] } : periodStats(db, { orgId, previousStart: period.previousStart, start: period.start, end: period.end, agentId: query.agentId }),
   );
-  const [facts, period, stats, standing] = await Promise.all([factsRead, periodRead, statsRead, walletStanding(db, orgId, wallet)]);
+  const [facts, period, stats, standing, campaigns] = await Promise.all([factsRead, periodRead, statsRead, walletStanding(db, orgId, wallet), dashboardCampaigns(db, orgId)]);
 
   const current = emptySums();
   const previous = emptySums();
@@ -99,5 +100,6 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
       available: microsToUsd(standing.balanceMicros - standing.heldMicros),
     },
     setup: { agents: facts.agents, calls_ever: facts.callsEver },
+    campaigns,
   };
 }

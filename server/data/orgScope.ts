@@ -4,7 +4,7 @@
  * and updates can never move a row to another organisation. Only tables with an `orgId` column are
  * accepted (a compile-time error otherwise).
  */
-import { and, count, eq, getTableName, sql, type ColumnBaseConfig, type SQL } from "drizzle-orm";
+import { and, count, eq, getTableColumns, getTableName, sql, type ColumnBaseConfig, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable, TableConfig } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
 
@@ -35,6 +35,14 @@ export interface OrgScope {
   byId<T extends OrgOwnedTable & { id: PgColumn }>(table: T, id: string): Promise<Row<T> | null>;
   count<T extends OrgOwnedTable>(table: T, where?: SQL): Promise<number>;
   insert<T extends OrgOwnedTable>(table: T, values: NewRow<T>): Promise<Row<T>>;
+  /**
+   * Inserts the rows in one statement (no RETURNING), for bulk writes such as a contact import: the
+   * rows travel as one JSON parameter read by jsonb_to_recordset, about 3× faster on PGlite than a
+   * VALUES list with a parameter per cell. Every row should give the same fields (a field one row
+   * leaves out is null there, not its default); plain column types only (text, uuid, numbers,
+   * booleans, timestamps, jsonb, arrays).
+   */
+  insertMany<T extends OrgOwnedTable>(table: T, values: NewRow<T>[]): Promise<void>;
   /** Updates the rows matching `where` in this organisation; returns them (empty = none matched). */
   update<T extends OrgOwnedTable>(table: T, changes: Changes<T>, where: SQL): Promise<Row<T>[]>;
   delete<T extends OrgOwnedTable>(table: T, where: SQL): Promise<Row<T>[]>;
@@ -112,6 +120,24 @@ export function orgScope(db: Db, orgId: string): OrgScope {
         .values({ ...withoutOrg(values as Record<string, unknown>), orgId } as never)
         .returning();
       return rows[0] as Row<typeof table>;
+    },
+    async insertMany(table, values) {
+      if (values.length === 0) return;
+      const t = table as unknown as AnyTable;
+      const columns = getTableColumns(t) as Record<string, PgColumn>;
+      const fields = [...new Set(values.flatMap((row) => Object.keys(row)))].filter((field) => field !== "orgId" && columns[field]);
+      fields.push("orgId");
+      const records = values.map((row) =>
+        Object.fromEntries(
+          fields.map((field) => {
+            const value = field === "orgId" ? orgId : (row as Record<string, unknown>)[field];
+            return [columns[field]!.name, value instanceof Date ? value.toISOString() : (value ?? null)];
+          }),
+        ),
+      );
+      const names = sql.join(fields.map((field) => sql.identifier(columns[field]!.name)), sql`, `);
+      const types = sql.join(fields.map((field) => sql`${sql.identifier(columns[field]!.name)} ${sql.raw(columns[field]!.getSQLType())}`), sql`, `);
+      await db.execute(sql`insert into ${t} (${names}) select ${names} from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(${types})`);
     },
     async update(table, changes, where) {
       const t = table as unknown as AnyTable;

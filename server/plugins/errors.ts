@@ -17,6 +17,8 @@ export class ApiError extends Error {
     readonly detail: string,
     /** Extra facts for the caller, sent as the body's `data` (a 409 names the existing record's id). */
     readonly data?: unknown,
+    /** Fields sent beside detail and code (a campaign's 409 names its current `status`). */
+    readonly fields?: Record<string, unknown>,
   ) {
     super(detail);
     this.name = "ApiError";
@@ -150,7 +152,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       if (error.statusCode >= 500) request.log.warn({ err: error }, error.detail);
       const data = error.data === undefined ? {} : { data: error.data };
-      return send(reply, error.statusCode, { detail: error.detail, code: error.code, ...data });
+      return send(reply, error.statusCode, { ...error.fields, detail: error.detail, code: error.code, ...data });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const input = validatedInput(request, error.validationContext);

@@ -79,6 +79,7 @@ function emptyOrganizationDashboard(): Dashboard {
     agents: [],
     wallet: { balance: 10, held: 0, available: 10 },
     setup: { agents: 0, calls_ever: false },
+    campaigns: { running: 0, items: [] },
   };
 }
 

@@ -26,6 +26,14 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "DELETE /api/webcall/:id": () => undefined,
   "POST /api/webcall/public/:slug/call": () => ({}),
   "POST /api/webcall/public/:slug/call/:callId/end": () => ({ reason: "customer-ended-call" }),
+  "PUT /api/campaign/:id": () => ({ name: "changed by another organisation" }),
+  "DELETE /api/campaign/:id": () => undefined,
+  "POST /api/campaign/:id/start": () => ({}),
+  "POST /api/campaign/:id/pause": () => ({}),
+  "POST /api/campaign/:id/resume": () => ({}),
+  "POST /api/campaign/:id/cancel": () => ({}),
+  "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123", name: "intruder" }] }),
+  "DELETE /api/dnc/:id": () => undefined,
 };
 
 /**
@@ -63,13 +71,15 @@ const MADE_UP: OrgRecords = {
   webCallSlug: "made-up-slug",
   webCallCallId: "00000000-0000-4000-8000-000000000007",
   invitedEmail: "nobody@example.com",
+  campaignId: "00000000-0000-4000-8000-000000000008",
+  dncId: "00000000-0000-4000-8000-000000000009",
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
 const lists = () => world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0 && !route.public);
 
 function ids(records: OrgRecords) {
-  return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail];
+  return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail, records.campaignId, records.dncId];
 }
 
 describe("cross-organisation access", () => {

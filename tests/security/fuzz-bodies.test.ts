@@ -10,6 +10,9 @@ import { WRITE_METHODS, routeKey } from "./world";
 
 const fuzzing = fuzzingForThisFile(import.meta.filename);
 
+/** Routes that take a CSV upload (multipart) beside their JSON body: fuzzed with the upload cases too. */
+const CSV_UPLOAD_ROUTES = new Set(["POST /api/campaign/:id/contacts", "POST /api/dnc/"]);
+
 const writeRoutes = () => fuzzing.world.routes.filter((route) => WRITE_METHODS.has(route.method));
 
 describe("fuzzing request bodies", () => {
@@ -32,6 +35,7 @@ describe("fuzzing request bodies", () => {
         await fuzzing.fuzzer.fuzzRoute(route, token, uploadCases());
       } else if (route.method !== "DELETE") {
         await fuzzing.fuzzer.fuzzRoute(route, token, jsonBodyCases(fuzzing.fuzzer.bodySchema(route)));
+        if (CSV_UPLOAD_ROUTES.has(routeKey(route))) await fuzzing.fuzzer.fuzzRoute(route, token, uploadCases());
       }
       // DELETE routes take no body: their ids are fuzzed in fuzz-ids.test.ts.
     }

@@ -279,6 +279,12 @@ const VALID_BODIES: Record<string, string> = {
   "PUT /api/agent/:id/appointment-toggle": JSON.stringify({ appointment_enable: true }),
   "PUT /api/phonenumber/:id": JSON.stringify({ name: "fuzz" }),
   "POST /api/organization/:organizationId/invite": JSON.stringify({ email_address: "fuzz@example.com" }),
+  "PUT /api/campaign/:id": JSON.stringify({ name: "fuzz" }),
+  "POST /api/campaign/:id/start": JSON.stringify({}),
+  "POST /api/campaign/:id/pause": JSON.stringify({}),
+  "POST /api/campaign/:id/resume": JSON.stringify({}),
+  "POST /api/campaign/:id/cancel": JSON.stringify({}),
+  "POST /api/campaign/:id/contacts": JSON.stringify({ contacts: [{ number: "+12125550123" }] }),
 };
 
 /** A case generator, or one with its own number of runs (for cases that barely vary, like the over-1 MB bodies). */

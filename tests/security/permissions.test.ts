@@ -51,6 +51,24 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "POST /api/call/": ["call", "create"],
   "GET /api/wallet/": ["billing", "show"],
   "GET /api/dashboard/": ["dashboard", "list"],
+  "GET /api/campaign/": ["campaign", "list"],
+  "POST /api/campaign/": ["campaign", "create"],
+  "GET /api/campaign/:id": ["campaign", "show"],
+  "PUT /api/campaign/:id": ["campaign", "edit"],
+  "DELETE /api/campaign/:id": ["campaign", "delete"],
+  "POST /api/campaign/:id/start": ["campaign", "edit"],
+  "POST /api/campaign/:id/pause": ["campaign", "edit"],
+  "POST /api/campaign/:id/resume": ["campaign", "edit"],
+  "POST /api/campaign/:id/cancel": ["campaign", "edit"],
+  "GET /api/campaign/:id/contacts": ["campaign", "show"],
+  "POST /api/campaign/:id/contacts": ["campaign", "edit"],
+  "GET /api/campaign/:id/export": ["campaign", "show"],
+  "GET /api/campaign/:id/progress": ["campaign", "show"],
+  "GET /api/campaign/:id/events": ["campaign", "show"],
+  // The do-not-call list belongs to campaigns in the permission table.
+  "GET /api/dnc/": ["campaign", "list"],
+  "POST /api/dnc/": ["campaign", "create"],
+  "DELETE /api/dnc/:id": ["campaign", "delete"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -58,6 +76,14 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/organization/:organizationId/invite": () => ({ email_address: "newcomer@example.com" }),
   "PATCH /api/organization/settings": () => ({ timezone: "Europe/Berlin" }),
   "PUT /api/phonenumber/:id": () => ({ name: "renamed" }),
+  "POST /api/campaign/": (r) => ({ name: "Another campaign", agent_id: r.agentId, schedule: { windows: [{ days: ["mon"], start: "09:00", end: "17:00" }] } }),
+  "PUT /api/campaign/:id": () => ({ name: "renamed" }),
+  "POST /api/campaign/:id/start": () => ({}),
+  "POST /api/campaign/:id/pause": () => ({}),
+  "POST /api/campaign/:id/resume": () => ({}),
+  "POST /api/campaign/:id/cancel": () => ({}),
+  "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123" }] }),
+  "POST /api/dnc/": () => ({ number: "+12125550124", reason: "asked" }),
 };
 
 let world: World;

@@ -43,6 +43,10 @@ export interface OrgRecords {
   /** A sandbox web call of the link (ended), for POST /webcall/public/{slug}/call/{callId}/end. */
   webCallCallId: string;
   invitedEmail: string;
+  /** A draft campaign with one contact (deletable by the admin, as a finished one would be). */
+  campaignId: string;
+  /** An entry on the organisation's do-not-call list. */
+  dncId: string;
 }
 
 /**
@@ -58,6 +62,8 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "webcall:slug": (r) => r.webCallSlug,
   "webcall:callId": (r) => r.webCallCallId,
   "organization:organizationId": (r) => r.orgId,
+  "campaign:id": (r) => r.campaignId,
+  "dnc:id": (r) => r.dncId,
 };
 
 const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ?? "";
@@ -157,6 +163,23 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     providerCallId: `sandbox-web-${webCallCallId}`,
     isSandbox: true,
   });
+  const campaign = await created<{ id: string }>(
+    await inject(app, "POST", "/api/campaign/", admin.token, {
+      name: `${marker} campaign`,
+      agent_id: agent.id,
+      phone_number_id: phone.id,
+      schedule: { windows: [{ days: ["mon", "tue", "wed", "thu", "fri"], start: "09:00", end: "17:00" }], fallback_timezone: "America/New_York" },
+    }),
+    "campaign",
+  );
+  await created(
+    await inject(app, "POST", `/api/campaign/${campaign.id}/contacts`, admin.token, { contacts: [{ number: "+12125550100", name: `${marker} contact`, variables: { note: marker } }] }),
+    "campaign contacts",
+  );
+  const dnc = await created<{ entry: { id: string } }>(
+    await inject(app, "POST", "/api/dnc/", admin.token, { number: "+12125550111", reason: `${marker} asked not to be called` }),
+    "do-not-call entry",
+  );
   return {
     orgId,
     adminToken: admin.token,
@@ -170,6 +193,8 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     webCallSlug: link.slug,
     webCallCallId,
     invitedEmail,
+    campaignId: campaign.id,
+    dncId: dnc.entry.id,
   };
 }
 

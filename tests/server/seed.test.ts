@@ -1,7 +1,9 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
-import { agents, calls, organizations, phoneNumbers, walletLedger, wallets } from "../../server/db/schema";
+import { agents, calls, campaignContacts, campaignEvents, campaigns, dncNumbers, organizations, phoneNumbers, walletLedger, wallets } from "../../server/db/schema";
+import { generateDemoCampaigns } from "../../server/seed/demo-campaigns";
+import { FINAL_CONTACT_STATUSES, type Campaign } from "../../contract/campaign";
 import { seedDemo } from "../../server/seed/demo";
 import { DEMO_CALL_COUNT, UNANSWERED_REASONS, generateDemoData, type DemoDataSummary } from "../../server/seed/demo-calls";
 import { successOutcome } from "../../contract/success-outcome";
@@ -132,6 +134,57 @@ describe("demo data", () => {
     expect(count!.n).toBe(DEMO_CALL_COUNT);
   });
 
+  it("gives the demo one completed and one paused campaign made of its own outbound calls, contacts matching their calls", async () => {
+    const db = database.db;
+    const campaignRows = await db.select().from(campaigns).where(eq(campaigns.orgId, orgId)).orderBy(asc(campaigns.createdAt));
+    expect(campaignRows.map((row) => [row.name, row.status, row.pauseCode])).toEqual([
+      ["Autumn cart recovery", "completed", null],
+      ["Holiday offers follow-up", "paused", "manual"],
+    ]);
+    expect(campaignRows[1]!.pauseReason).toBe("Paused by Demo Admin");
+    const [sales] = await db.select().from(agents).where(sql`${agents.orgId} = ${orgId} and ${agents.name} = 'Purchase Completion Agent'`);
+    const contacts = await db.select().from(campaignContacts).where(eq(campaignContacts.orgId, orgId));
+    const campaignCalls = await db.select().from(calls).where(sql`${calls.orgId} = ${orgId} and ${calls.campaignId} is not null`).orderBy(asc(calls.startedAt));
+    expect(campaignCalls.length).toBeGreaterThan(10);
+    for (const row of campaignRows) {
+      const own = contacts.filter((contact) => contact.campaignId === row.id);
+      expect(own.length, row.name).toBeGreaterThan(5);
+      expect(own.map((contact) => contact.position).sort((a, b) => a - b)).toEqual(own.map((_, index) => index + 1));
+      expect(new Set(own.map((contact) => contact.number)).size).toBe(own.length);
+      if (row.status === "completed") expect(own.every((contact) => FINAL_CONTACT_STATUSES.includes(contact.status as never))).toBe(true);
+      else expect(own.filter((contact) => contact.status === "queued").length).toBeGreaterThan(10);
+    }
+    for (const contact of contacts) {
+      const own = campaignCalls.filter((call) => call.campaignContactId === contact.id);
+      if (contact.status === "queued") {
+        expect(own).toEqual([]);
+        expect(contact.attempts).toBe(0);
+        continue;
+      }
+      const last = own.at(-1)!;
+      expect(own.every((call) => call.campaignId === contact.campaignId && call.status === "ended" && call.customerNumber === contact.number && call.type === "outbound" && call.agentId === sales!.id)).toBe(true);
+      expect({ attempts: contact.attempts, lastCallId: contact.lastCallId, outcome: contact.outcome, status: contact.status, lastEndedReason: contact.lastEndedReason }).toEqual({
+        attempts: own.length,
+        lastCallId: last.id,
+        outcome: last.outcome,
+        status: last.outcome,
+        lastEndedReason: last.endedReason,
+      });
+      // Every attempt but the last ended in an outcome the campaign retries.
+      expect(own.slice(0, -1).every((call) => ["busy", "no_answer", "voicemail"].includes(call.outcome ?? ""))).toBe(true);
+    }
+    expect(contacts.some((contact) => contact.attempts > 1)).toBe(true);
+    // Every campaign call belongs to a contact of its campaign.
+    const contactIds = new Set(contacts.map((contact) => contact.id));
+    expect(campaignCalls.every((call) => contactIds.has(call.campaignContactId!))).toBe(true);
+    const events = await db.select().from(campaignEvents).where(eq(campaignEvents.orgId, orgId));
+    expect(events.filter((event) => event.campaignId === campaignRows[0]!.id).map((event) => event.kind).sort()).toEqual(["completed", "created", "imported", "started"]);
+    const dnc = await db.select().from(dncNumbers).where(eq(dncNumbers.orgId, orgId));
+    for (const entry of dnc) expect(campaignCalls.find((call) => call.id === entry.callId)?.customerNumber).toBe(entry.number);
+    const again = generateDemoCampaigns(generateDemoData({ orgId, createdBy: "user", now: NOW, startingCreditMicros: 10_000_000 }), { orgId, createdBy: "user", createdByName: "Demo Admin", now: NOW });
+    expect(again.campaigns.map((row) => row.id).sort()).toEqual(campaignRows.map((row) => row.id).sort());
+  });
+
   it("answers the seeded numbers and calls through the API", async () => {
     const { app } = await buildTestApp(database, { SEED_DEMO: "true" });
     try {
@@ -144,6 +197,15 @@ describe("demo data", () => {
       const list = await app.inject({ method: "GET", url: "/api/call/?page=1&limit=5", headers: bearer(token) });
       expect(list.statusCode).toBe(200);
       expect((list.json() as { total: number }).total).toBe(DEMO_CALL_COUNT);
+      const campaignList = (await app.inject({ method: "GET", url: "/api/campaign/", headers: bearer(token) })).json() as { data: Campaign[]; total: number };
+      expect(campaignList.data.map((campaign) => [campaign.name, campaign.status, campaign.agent_name, campaign.phone_number])).toEqual([
+        ["Holiday offers follow-up", "paused", "Purchase Completion Agent", "+17735550121"],
+        ["Autumn cart recovery", "completed", "Purchase Completion Agent", "+17735550121"],
+      ]);
+      const [paused, completed] = campaignList.data;
+      expect(completed!.counts.queued + completed!.counts.in_progress).toBe(0);
+      expect(paused!.counts.queued).toBeGreaterThan(10);
+      expect(paused!.next_window_at).toBeNull();
     } finally {
       await app.close();
     }
