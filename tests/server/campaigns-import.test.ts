@@ -196,7 +196,8 @@ describe("JSON imports", () => {
     expect(report).toMatchObject({ accepted: 2, invalid_count: 1, variables: ["visits", "vip", "tier"], invalid: [{ row: 3, reason: expect.stringContaining("E.164") }] });
     expect((await contactsOf(campaign.id)).map((c) => [c.number, c.name, c.timezones, c.variables])).toEqual([
       ["+12125550190", "Nora", ["Europe/Paris"], { visits: "3", vip: "true", tier: "gold" }],
-      ["+442079460958", null, ["America/New_York"], {}],
+      // No zone column: the number's own zone (a London number), not the campaign's fallback.
+      ["+442079460958", null, ["Europe/London"], {}],
     ]);
   });
 
