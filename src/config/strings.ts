@@ -1008,7 +1008,7 @@ export const strings = {
       timezonePolicyIntro: "Each contact is called in its own local time, found in this order:",
       timezonePolicySteps: [
         "its time-zone column in the file, when there is one;",
-        "else the zone its phone number belongs to (when the number's country or area has only one, or all of them are inside the window);",
+        "else the zones its phone number may be in (a number whose country or area spans several zones is called only while the window is open in all of them);",
         "else the fallback time zone you choose here.",
       ],
       timezonePolicyNone: 'With no fallback, contacts whose zone is unknown are not called: they wait as "needs time zone" until you choose one.',

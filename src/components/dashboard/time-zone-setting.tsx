@@ -10,7 +10,7 @@ import { useUpdateTimeZone } from "./use-dashboard";
 const text = strings.dashboard;
 
 /** Every zone this browser knows, UTC first (Intl lists it under Etc/ or not at all, depending on the engine). */
-function zoneNames(current: string): string[] {
+export function zoneNames(current: string): string[] {
   const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
   return [...new Set([DEFAULT_TIME_ZONE, current, ...known])];
 }
