@@ -124,7 +124,13 @@ export function serveCampaigns(
   initial: Partial<CampaignServer> = {},
   { agents = [makeAgent({ agent_name: "Front desk" })], numbers = [makeNumber()] }: { agents?: Agent[]; numbers?: PhoneNumber[] } = {},
 ): CampaignServer {
-  const state: CampaignServer = { campaigns: [makeCampaign()], contacts: [], dnc: [], ...initial };
+  // Copies: the fake changes its campaigns (a pause, a cancel), never the test's own objects.
+  const state: CampaignServer = {
+    campaigns: structuredClone(initial.campaigns ?? [makeCampaign()]),
+    contacts: structuredClone(initial.contacts ?? []),
+    dnc: structuredClone(initial.dnc ?? []),
+    importReport: initial.importReport,
+  };
   const find = (path: string) => state.campaigns.find((campaign) => path.includes(campaign.id));
 
   fetch.on("GET", "/api/agent/", () => json({ data: agents, total: agents.length, page: 1, limit: 100 }));
