@@ -5,7 +5,7 @@ import { nextOpening } from "../../../../contract/campaign-schedule";
 import { CAMPAIGN_WINDOWS_MAX, WEEKDAYS, WINDOW_END_PATTERN, WINDOW_TIME_PATTERN } from "../../../../contract/campaign-shared";
 import { DEFAULT_TIME_ZONE } from "../../../../contract/time-zone-name";
 import { strings } from "../../../config/strings";
-import { zoneNames } from "../../dashboard/time-zone-setting";
+import { zoneNames } from "../../../lib/time-zones";
 import { formatRelative } from "../campaign-format";
 import type { Editable } from "./editable";
 import { isValidWindow, isWindowEnd, isWindowStart, minutesOf, WINDOW_PRESETS, type CampaignFormValues, type WindowPreset, type WindowValue } from "./form-values";
