@@ -1,5 +1,5 @@
 import { CaretRightOutlined, DeleteOutlined, EditOutlined, PauseOutlined, StopOutlined } from "@ant-design/icons";
-import { Button, Space } from "antd";
+import { Button, Space, Tooltip } from "antd";
 import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 import type { Campaign } from "../../../contract/campaign";
@@ -27,21 +27,24 @@ export function CampaignActions({
   actions,
   permissions,
   size = "small",
-  showEdit = true,
+  compact = false,
 }: {
   campaign: Campaign;
   actions: ReturnType<typeof useCampaignActions>;
   permissions: ReturnType<typeof useCampaignPermissions>;
   size?: "small" | "middle";
-  showEdit?: boolean;
+  /** A table row: the state's action with its word, the others as icons (their names in a tooltip and for screen readers). */
+  compact?: boolean;
 }) {
   const navigate = useNavigate();
   const { canEdit, canDelete } = permissions;
   const label = (action: string) => text.actionOn(action, campaign.name);
   const transitions = (["start", "pause", "resume"] as const).filter((action) => canEdit && canTransition(action, campaign.status));
+  /** The button's word, or (compact) nothing but a tooltip. */
+  const word = (action: string, button: ReactNode) => (compact ? <Tooltip title={action}>{button}</Tooltip> : button);
 
   return (
-    <Space size={4} wrap>
+    <Space size={4} wrap={!compact}>
       {transitions.map((action) => (
         <Button
           key={action}
@@ -55,22 +58,30 @@ export function CampaignActions({
           {text.actions[action]}
         </Button>
       ))}
-      {canEdit && showEdit && (
-        <Button size={size} icon={<EditOutlined />} aria-label={label(text.actions.edit)} onClick={() => navigate(`/campaigns/edit/${encodeURIComponent(campaign.id)}`)}>
-          {text.actions.edit}
-        </Button>
-      )}
-      <ExportCampaignButton campaign={campaign} size={size} />
-      {canEdit && canTransition("cancel", campaign.status) && (
-        <Button size={size} danger icon={<StopOutlined />} loading={actions.isPending(campaign, "cancel")} aria-label={label(text.actions.cancel)} onClick={() => actions.run(campaign, "cancel")}>
-          {text.actions.cancel}
-        </Button>
-      )}
-      {canDelete && DELETABLE_CAMPAIGN_STATUSES.includes(campaign.status) && (
-        <Button size={size} danger icon={<DeleteOutlined />} loading={actions.isPending(campaign, "delete")} aria-label={label(text.actions.delete)} onClick={() => actions.run(campaign, "delete")}>
-          {text.actions.delete}
-        </Button>
-      )}
+      {canEdit &&
+        word(
+          text.actions.edit,
+          <Button size={size} icon={<EditOutlined />} aria-label={label(text.actions.edit)} onClick={() => navigate(`/campaigns/edit/${encodeURIComponent(campaign.id)}`)}>
+            {!compact && text.actions.edit}
+          </Button>,
+        )}
+      <ExportCampaignButton campaign={campaign} size={size} compact={compact} />
+      {canEdit &&
+        canTransition("cancel", campaign.status) &&
+        word(
+          text.actions.cancel,
+          <Button size={size} danger icon={<StopOutlined />} loading={actions.isPending(campaign, "cancel")} aria-label={label(text.actions.cancel)} onClick={() => actions.run(campaign, "cancel")}>
+            {!compact && text.actions.cancel}
+          </Button>,
+        )}
+      {canDelete &&
+        DELETABLE_CAMPAIGN_STATUSES.includes(campaign.status) &&
+        word(
+          text.actions.delete,
+          <Button size={size} danger icon={<DeleteOutlined />} loading={actions.isPending(campaign, "delete")} aria-label={label(text.actions.delete)} onClick={() => actions.run(campaign, "delete")}>
+            {!compact && text.actions.delete}
+          </Button>,
+        )}
     </Space>
   );
 }

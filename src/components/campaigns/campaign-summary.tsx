@@ -1,7 +1,7 @@
 import { Alert, Button, Descriptions, Flex, Typography } from "antd";
 import { useNavigate } from "react-router";
 import type { Campaign } from "../../../contract/campaign";
-import { CONTACT_STATUSES, type ContactStatus } from "../../../contract/campaign-shared";
+import type { ContactStatus } from "../../../contract/campaign-shared";
 import { strings } from "../../config/strings";
 import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { formatCount, formatInstant, formatPercent, formatWindows } from "./campaign-format";
@@ -25,8 +25,11 @@ const STATE_COLOURS: Record<ContactStatus, string> = {
 };
 
 /** Every contact by state, one bar, with its legend (the legend carries the figures for a screen reader). */
+/** Done with first (the bar fills from the left as the campaign goes), then the ones still to come. */
+const BAR_ORDER: readonly ContactStatus[] = ["answered", "voicemail", "busy", "no_answer", "failed", "dnc", "cancelled", "in_progress", "needs_timezone", "queued"];
+
 export function ContactStateBar({ counts }: { counts: Campaign["counts"] }) {
-  const states = CONTACT_STATUSES.filter((status) => counts[status] > 0);
+  const states = BAR_ORDER.filter((status) => counts[status] > 0);
   if (counts.total === 0) return null;
   return (
     <div>
@@ -60,13 +63,17 @@ export function PauseNotice({ campaign, actions, canResume }: { campaign: Campai
       showIcon
       role="alert"
       message={text.pauseCodes[campaign.pause_code ?? "manual"]}
-      description={campaign.pause_reason ?? text.detail.pausedManual}
-      action={
-        canResume && (
-          <Button type="primary" size="small" loading={actions.isPending(campaign, "resume")} onClick={() => void actions.transition(campaign, "resume")}>
-            {text.detail.resume}
-          </Button>
-        )
+      description={
+        <>
+          {campaign.pause_reason ?? text.detail.pausedManual}
+          {canResume && (
+            <div style={{ marginTop: 8 }}>
+              <Button type="primary" size="small" loading={actions.isPending(campaign, "resume")} onClick={() => void actions.transition(campaign, "resume")}>
+                {text.detail.resume}
+              </Button>
+            </div>
+          )}
+        </>
       }
     />
   );
@@ -81,13 +88,17 @@ export function NeedsTimeZoneNotice({ campaign, canEdit }: { campaign: Campaign;
       type="warning"
       showIcon
       message={text.detail.needsTimeZone(formatCount(campaign.counts.needs_timezone))}
-      description={text.detail.needsTimeZoneBody}
-      action={
-        canEdit && (
-          <Button size="small" onClick={() => navigate(`/campaigns/edit/${encodeURIComponent(campaign.id)}?step=schedule`)}>
-            {text.detail.editSchedule}
-          </Button>
-        )
+      description={
+        <>
+          {text.detail.needsTimeZoneBody}
+          {canEdit && (
+            <div style={{ marginTop: 8 }}>
+              <Button size="small" onClick={() => navigate(`/campaigns/edit/${encodeURIComponent(campaign.id)}?step=schedule`)}>
+                {text.detail.editSchedule}
+              </Button>
+            </div>
+          )}
+        </>
       }
     />
   );

@@ -75,7 +75,7 @@ export function CampaignTable({
       <Table.Column<Campaign>
         title={text.columns.actions}
         key="actions"
-        render={(_, campaign) => <CampaignActions campaign={campaign} actions={actions} permissions={permissions} />}
+        render={(_, campaign) => <CampaignActions campaign={campaign} actions={actions} permissions={permissions} compact />}
       />
     </Table>
   );

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from "@ant-design/icons";
-import { Button, Progress, Space } from "antd";
+import { Button, Progress, Space, Tooltip } from "antd";
 import { useRef, useState } from "react";
 import type { Campaign } from "../../../contract/campaign";
 import { CAMPAIGN_PATHS } from "../../../contract/campaign-shared";
@@ -19,7 +19,7 @@ function fileName(campaign: Campaign): string {
 }
 
 /** GET /campaign/{id}/export: the contacts and their outcomes as the server streams them, with progress. */
-export function ExportCampaignButton({ campaign, size }: { campaign: Campaign; size?: "small" | "middle" }) {
+export function ExportCampaignButton({ campaign, size, compact = false }: { campaign: Campaign; size?: "small" | "middle"; compact?: boolean }) {
   const { getToken } = useAuthSession();
   const toasts = useToasts();
   const [progress, setProgress] = useState<CsvDownloadProgress | null>(null);
@@ -46,9 +46,11 @@ export function ExportCampaignButton({ campaign, size }: { campaign: Campaign; s
       {progress && total > 0 && (
         <Progress aria-label={text.exportProgress} type="circle" size={20} percent={Math.min(100, Math.round((progress.rows / total) * 100))} />
       )}
-      <Button size={size} icon={<DownloadOutlined />} loading={Boolean(progress)} aria-label={text.actionOn(text.actions.export, campaign.name)} onClick={() => void run()}>
-        {progress ? text.exporting(formatCount(progress.rows)) : text.actions.export}
-      </Button>
+      <Tooltip title={compact ? (progress ? text.exporting(formatCount(progress.rows)) : text.actions.export) : undefined}>
+        <Button size={size} icon={<DownloadOutlined />} loading={Boolean(progress)} aria-label={text.actionOn(text.actions.export, campaign.name)} onClick={() => void run()}>
+          {compact ? null : progress ? text.exporting(formatCount(progress.rows)) : text.actions.export}
+        </Button>
+      </Tooltip>
     </Space>
   );
 }

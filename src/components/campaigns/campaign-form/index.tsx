@@ -25,8 +25,15 @@ function StateNotice({ campaign, onPause, pausing, canPause }: { campaign: Campa
       {text.pause}
     </Button>
   );
-  if (campaign.status === "running") return <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={text.liveTitle} description={text.liveBody} action={pause} />;
-  if (campaign.status === "scheduled") return <Alert type="info" showIcon style={{ marginBottom: 16 }} message={text.scheduledTitle} description={text.scheduledBody} action={pause} />;
+  // The button under the text, not beside it: beside it squeezes the text to a column on a phone.
+  const body = (sentence: string) => (
+    <>
+      {sentence}
+      {pause && <div style={{ marginTop: 8 }}>{pause}</div>}
+    </>
+  );
+  if (campaign.status === "running") return <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={text.liveTitle} description={body(text.liveBody)} />;
+  if (campaign.status === "scheduled") return <Alert type="info" showIcon style={{ marginBottom: 16 }} message={text.scheduledTitle} description={body(text.scheduledBody)} />;
   if (campaign.status === "completed" || campaign.status === "cancelled")
     return <Alert type="info" showIcon style={{ marginBottom: 16 }} message={text.finishedTitle(strings.campaigns.statuses[campaign.status])} description={text.finishedBody} />;
   return null;
