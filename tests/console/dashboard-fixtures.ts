@@ -1,6 +1,7 @@
 /** GET /dashboard/ answers as the contract describes them, and a fake server for the dashboard's requests. */
 import type { Agent } from "../../contract/agent";
-import type { Dashboard, DashboardTotals } from "../../contract/dashboard";
+import type { DashboardTotals } from "../../contract/dashboard";
+import type { DashboardCampaignItem, DashboardWithCampaigns } from "../../src/components/dashboard/campaigns-card";
 import { AGENT_ID, makeAgent, OTHER_AGENT_ID } from "./agents-fixtures";
 import { json, type FetchFake, type RecordedRequest } from "./fetch-fake";
 
@@ -30,7 +31,15 @@ export function makeTotals(overrides: Partial<DashboardTotals> = {}): DashboardT
   };
 }
 
-/** A dashboard of `days` days ending `end` (the previous period just before it), with its days' figures. */
+type Dashboard = DashboardWithCampaigns;
+
+/** A campaign as GET /dashboard/ lists it among the running ones. */
+export function makeDashboardCampaign(overrides: Partial<DashboardCampaignItem> = {}): DashboardCampaignItem {
+  const counts = { total: 200, queued: 110, in_progress: 2, answered: 60, busy: 8, no_answer: 12, voicemail: 5, failed: 3, dnc: 0, needs_timezone: 0, cancelled: 0 };
+  return { id: "c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f60", name: "Spring renewals", status: "running", counts, progress: 88 / 200, next_window_at: null, ...overrides };
+}
+
+/** A dashboard of `days` days ending `end` (the previous period just before it), with its days' figures; no campaign running. */
 export function makeDashboard(overrides: Partial<Dashboard> = {}, { end = "2026-04-01", days = 30 } = {}): Dashboard {
   const start = addDays(end, -(days - 1));
   const series = Array.from({ length: days }, (_, index) => {

@@ -46,7 +46,8 @@ export class FetchFake {
       path: url.pathname,
       query: url.searchParams,
       headers: new Headers(init?.headers ?? request?.headers),
-      body: typeof rawBody === "string" && rawBody ? JSON.parse(rawBody) : undefined,
+      // JSON as the value it holds; a multipart body (a file upload) as the FormData sent.
+      body: typeof rawBody === "string" && rawBody ? JSON.parse(rawBody) : rawBody instanceof FormData ? rawBody : undefined,
     };
     this.requests.push(recorded);
     // The latest handler for a method and path wins, so a test can change an answer midway.

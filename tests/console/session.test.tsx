@@ -183,8 +183,8 @@ describe("leaving as the only admin", () => {
 
 describe("signing out", () => {
   it("returns to / and shows the sign-in screen", async () => {
-    const { user, pathname, session } = renderConsole({ path: "/campaigns" });
-    await findScreen("Campaigns");
+    const { user, pathname, session } = renderConsole({ path: "/billing" });
+    await findScreen("Billing");
 
     await user.click(screen.getByRole("button", { name: "Account menu" }));
     expect(await screen.findByText(ADA.email)).toBeInTheDocument();

@@ -1,19 +1,13 @@
 import { useCan } from "@refinedev/core";
 import { Select } from "antd";
 import { useMemo } from "react";
-import { DEFAULT_TIME_ZONE } from "../../../contract/time-zone-name";
 import { strings } from "../../config/strings";
+import { zoneNames } from "../../lib/time-zones";
 import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 import { useUpdateTimeZone } from "./use-dashboard";
 
 const text = strings.dashboard;
-
-/** Every zone this browser knows, UTC first (Intl lists it under Etc/ or not at all, depending on the engine). */
-function zoneNames(current: string): string[] {
-  const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
-  return [...new Set([DEFAULT_TIME_ZONE, current, ...known])];
-}
 
 /**
  * "Times in Europe/Berlin": the zone the dashboard's days are cut in (and the call links pass on).

@@ -54,7 +54,8 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function toApiError(status: number, body: unknown): ApiError {
+/** The ApiError of a failed response: the server's `detail` as the message, else a sentence with the status. */
+export function toApiError(status: number, body: unknown): ApiError {
   const fields = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const detail = typeof fields.detail === "string" && fields.detail ? fields.detail : undefined;
   const code = typeof fields.code === "string" ? fields.code : undefined;

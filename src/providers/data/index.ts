@@ -49,7 +49,7 @@ export const resourceRoutes: Record<string, ResourceRoutes> = {
   phonenumber: { ...crud("/phonenumber"), listQuery: paging },
   // Files are uploaded as multipart at POST /file/upload by the knowledge-base screen, not through here.
   file: { list: "/file/files", remove: (key) => `/file/file/${id(key)}`, listQuery: paging },
-  campaign: { ...crud("/campaign"), listQuery: paging },
+  campaign: { ...crud("/campaign"), listQuery: (params) => ({ ...paging(params), ...campaignListFilterQuery(params.filters) }) },
 };
 
 function pad(value: number): string {
@@ -134,6 +134,17 @@ export function callListFilterQuery(filters: CrudFilter[] | undefined, sorters?:
   if (sorter) {
     query.sortBy = CALL_SORT_FIELDS[sorter.field];
     query.sortOrder = sorter.order === "asc" ? "asc" : "desc";
+  }
+  return query;
+}
+
+/** The campaign list's filters (contract/campaign.ts campaignListQuerySchema): status and search, each only when non-empty. */
+export function campaignListFilterQuery(filters: CrudFilter[] | undefined): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const filter of logicalFilters(filters)) {
+    if ((filter.field === "status" || filter.field === "search") && typeof filter.value === "string" && filter.value.trim()) {
+      query[filter.field] = filter.value.trim();
+    }
   }
   return query;
 }

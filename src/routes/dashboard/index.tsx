@@ -4,6 +4,7 @@ import { useSearchParams } from "react-router";
 import type { CallFilterPatch } from "../../components/calls/call-filter-values";
 import { useCallLogsLink } from "../../components/calls/call-logs-link";
 import { AgentTable } from "../../components/dashboard/agent-table";
+import { CampaignsCard, type DashboardWithCampaigns } from "../../components/dashboard/campaigns-card";
 import { DashboardFilters } from "../../components/dashboard/dashboard-filters";
 import { formatPeriod } from "../../components/dashboard/dashboard-format";
 import { dashboardQuery, dashboardViewParams, readDashboardView, todayIn, type DashboardView } from "../../components/dashboard/dashboard-period";
@@ -105,6 +106,8 @@ export default function DashboardPage() {
   const failedQuery = query.isError ? query : params === null && settings.query.isError ? settings.query : null;
   const firstRun = dashboard && isFirstRun(dashboard.setup);
   const noCalls = dashboard && dashboard.totals.calls === 0;
+  // Running campaigns (GET /dashboard/'s optional `campaigns`; no card when the server leaves it out).
+  const campaigns = (dashboard as DashboardWithCampaigns | undefined)?.campaigns;
 
   return (
     <section className="dashboard" style={themeVars}>
@@ -121,9 +124,11 @@ export default function DashboardPage() {
       {failedQuery && <ListLoadError query={failedQuery} title={text.loadFailed} retryLabel={text.retry} />}
       {!dashboard && !failedQuery && <PageSkeleton />}
       {dashboard && firstRun && <FirstRun setup={dashboard.setup} />}
+      {dashboard && firstRun && (campaigns?.items.length ?? 0) > 0 && <CampaignsCard campaigns={campaigns} />}
       {dashboard && !firstRun && (
         <div className={query.isPlaceholderData ? "dashboard__body dashboard__body--updating" : "dashboard__body"} aria-busy={query.isFetching}>
           <KpiCards dashboard={dashboard} periodLink={periodLink} callLogsLink={callLogsLink} />
+          <CampaignsCard campaigns={campaigns} />
           {noCalls ? (
             <div className="dash-panel dash-panel--wide dash-empty" role="status">
               <p className="dash-empty__title">{text.noCalls}</p>

@@ -1,0 +1,82 @@
+import { Button, Empty, Flex, Table, Typography, type TableProps } from "antd";
+import { Link } from "react-router";
+import type { Campaign } from "../../../contract/campaign";
+import { strings } from "../../config/strings";
+import { formatPhoneNumber } from "../phone-numbers/format-number";
+import { CampaignActions } from "./campaign-actions";
+import { CampaignCounts, CampaignProgress, NextWindow } from "./campaign-progress";
+import { CampaignStatusTag } from "./campaign-status-tag";
+import type { useCampaignActions } from "./use-campaign-actions";
+import type { useCampaignPermissions } from "./use-campaign-permissions";
+
+const text = strings.campaigns;
+
+/** The first-run explanation: what a campaign is, and the way to make one. */
+function FirstCampaign({ onCreate }: { onCreate?: () => void }) {
+  return (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<><strong>{text.emptyTitle}</strong><br /><span className="campaigns__empty-body">{text.emptyBody}</span></>}>
+      {onCreate && (
+        <Button type="primary" onClick={onCreate}>
+          {text.create}
+        </Button>
+      )}
+    </Empty>
+  );
+}
+
+/** The campaigns of the current page: name (to its calls), state, progress, counts, next window and actions. */
+export function CampaignTable({
+  tableProps,
+  filtered,
+  actions,
+  permissions,
+  onCreate,
+  onClearFilters,
+}: {
+  tableProps: TableProps<Campaign>;
+  filtered: boolean;
+  actions: ReturnType<typeof useCampaignActions>;
+  permissions: ReturnType<typeof useCampaignPermissions>;
+  onCreate?: () => void;
+  onClearFilters: () => void;
+}) {
+  return (
+    <Table<Campaign>
+      {...tableProps}
+      rowKey="id"
+      // Columns keep their content's width; on a phone the table scrolls inside itself.
+      scroll={{ x: "max-content" }}
+      locale={{
+        emptyText: filtered ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.emptyFiltered}>
+            <Button onClick={onClearFilters}>{text.clearFilters}</Button>
+          </Empty>
+        ) : (
+          <FirstCampaign onCreate={onCreate} />
+        ),
+      }}
+    >
+      <Table.Column<Campaign>
+        title={text.columns.name}
+        dataIndex="name"
+        render={(_, campaign) => (
+          <Flex vertical gap={2} className="campaigns__name">
+            <Link to={`/campaigns/${encodeURIComponent(campaign.id)}/calls`}>{campaign.name}</Link>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {text.agentAndNumber(campaign.agent_name ?? text.noAgent, campaign.phone_number ? formatPhoneNumber(campaign.phone_number) : text.noNumber)}
+            </Typography.Text>
+          </Flex>
+        )}
+      />
+      <Table.Column<Campaign> title={text.columns.status} dataIndex="status" render={(_, campaign) => <CampaignStatusTag campaign={campaign} />} />
+      <Table.Column<Campaign> title={text.columns.progress} key="progress" render={(_, campaign) => <CampaignProgress name={campaign.name} counts={campaign.counts} />} />
+      <Table.Column<Campaign> title={text.columns.counts} key="counts" render={(_, campaign) => <CampaignCounts counts={campaign.counts} />} />
+      <Table.Column<Campaign> title={text.columns.nextWindow} dataIndex="next_window_at" render={(_, campaign) => <NextWindow at={campaign.next_window_at} status={campaign.status} />} />
+      <Table.Column<Campaign>
+        title={text.columns.actions}
+        key="actions"
+        render={(_, campaign) => <CampaignActions campaign={campaign} actions={actions} permissions={permissions} compact />}
+      />
+    </Table>
+  );
+}
