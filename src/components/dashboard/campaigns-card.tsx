@@ -7,25 +7,14 @@ import { finishedContacts, formatCount, formatInstant, formatPercent, formatRela
 
 const text = strings.campaigns.card;
 
-/** One campaign as GET /dashboard/ lists it under `campaigns.items`. */
-export interface DashboardCampaignItem {
-  id: string;
-  name: string;
-  status: CampaignStatus;
-  counts: CampaignCounts;
-  /** 0..1: contacts done with of all. */
-  progress: number;
-  next_window_at: string | null;
-}
+/** One campaign as GET /dashboard/ lists it under `campaigns.items` (contract/dashboard.ts). */
+export type DashboardCampaignItem = Dashboard["campaigns"]["items"][number];
 
-/** GET /dashboard/'s optional `campaigns`: how many run, and the campaigns to show. */
-export interface DashboardCampaigns {
-  running: number;
-  items: DashboardCampaignItem[];
-}
+/** GET /dashboard/'s `campaigns`: how many run, and the campaigns to show. */
+export type DashboardCampaigns = Dashboard["campaigns"];
 
-/** The dashboard as the server may answer it with campaigns (an optional field beside the contract's figures). */
-export type DashboardWithCampaigns = Dashboard & { campaigns?: DashboardCampaigns };
+/** The dashboard as an older server may answer it: without `campaigns` (the card is then left out). */
+export type DashboardWithCampaigns = Omit<Dashboard, "campaigns"> & { campaigns?: DashboardCampaigns };
 
 /**
  * The running campaigns and how far each has got, on the landing page: plain elements (no antd
