@@ -1,7 +1,6 @@
 import { useId } from "react";
 import { Link } from "react-router";
 import type { Dashboard } from "../../../contract/dashboard";
-import type { CampaignCounts, CampaignStatus } from "../../../contract/campaign-shared";
 import { strings } from "../../config/strings";
 import { finishedContacts, formatCount, formatInstant, formatPercent, formatRelative } from "../campaigns/campaign-format";
 
