@@ -12,6 +12,12 @@
  *   our agents (by the provider's assistant id, or the agent named in the metadata we gave it).
  * - end-of-call-report completes the record (transcript, messages, recordings, analysis, ended reason,
  *   cost and its breakdown, times, duration) and debits the organisation's wallet once.
+ * - When either leaves the call ended, `onCallEnded` runs in the same transaction (campaigns settle the
+ *   call's contact there: server/campaigns/settle.ts), so a call's end and what it means for its contact
+ *   are written together or not at all.
+ *
+ * Lock order: the organisation's row (FOR KEY SHARE, before anything the call's triggers lock), then the
+ * call, then the campaign contact; see shareOrganisation in server/wallet/wallet.ts.
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, or, type SQL } from "drizzle-orm";
@@ -21,7 +27,7 @@ import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers, webhookEvents } from "../db/schema";
 import { usdToMicros } from "../wallet/money";
-import { debitCallOnce, type WalletPolicy } from "../wallet/wallet";
+import { debitCallOnce, shareOrganisation, type WalletPolicy } from "../wallet/wallet";
 import { callReport, eventCall, eventStatus, type EventCall, type Json } from "./vapi-message";
 
 export interface IngestContext {
@@ -29,6 +35,12 @@ export interface IngestContext {
   wallet: WalletPolicy;
   /** Records first seen through a webhook are sandbox calls when the sandbox is the provider. */
   isSandbox: boolean;
+  /**
+   * Runs inside the ingest's transaction when an event leaves the call ended (status ended or failed),
+   * with the row as written; `event` says which: the end-of-call report is the last word on the call.
+   * It must not lock a campaign row (the dialler's claim holds campaigns while it inserts calls).
+   */
+  onCallEnded?: (tx: Db, row: CallRow, event: "status-update" | "end-of-call-report") => Promise<unknown>;
 }
 
 export type IngestResult = "applied" | "duplicate" | "ignored";
@@ -116,6 +128,7 @@ export async function ingestStatusUpdate(ctx: IngestContext, message: Json): Pro
     if (!(await claim(tx, key))) return "duplicate";
     const row = await callFor(ctx, tx, ref, status);
     if (!row) throw new NothingToDo();
+    await shareOrganisation(tx, row.orgId);
     const changes: Partial<typeof calls.$inferInsert> = {};
     if (!row.providerCallId && ref.providerCallId) changes.providerCallId = ref.providerCallId;
     if (isLaterStatus(status, row.status)) changes.status = status;
@@ -126,7 +139,9 @@ export async function ingestStatusUpdate(ctx: IngestContext, message: Json): Pro
     }
     if (!row.customerNumber && ref.customerNumber) changes.customerNumber = ref.customerNumber;
     if (!row.customerName && ref.customerName) changes.customerName = ref.customerName;
-    if (Object.keys(changes).length > 0) await orgScope(tx, row.orgId).update(calls, { ...changes, updatedAt: new Date() }, eq(calls.id, row.id));
+    let written = row;
+    if (Object.keys(changes).length > 0) [written = row] = await orgScope(tx, row.orgId).update(calls, { ...changes, updatedAt: new Date() }, eq(calls.id, row.id));
+    if (ctx.onCallEnded && (written.status === "ended" || written.status === "failed")) await ctx.onCallEnded(tx, written, "status-update");
     return "applied";
   });
 }
@@ -145,13 +160,14 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
     if (!(await claim(tx, key))) return "duplicate";
     const row = await callFor(ctx, tx, ref, "ended");
     if (!row) throw new NothingToDo();
+    await shareOrganisation(tx, row.orgId);
     const report = callReport(message);
     const costMicros = report.cost !== null ? usdToMicros(report.cost) : row.costMicros;
     const durationSeconds = report.durationSeconds ?? row.durationSeconds;
     // The evaluation counted under the agent's rubric as it is now (a report without one keeps the call's).
     const agent = report.successEvaluation !== null && row.agentId ? await orgScope(tx, row.orgId).first(agents, eq(agents.id, row.agentId)) : null;
     const successOutcome = report.successEvaluation !== null ? successOutcomeFor(report.successEvaluation, agent) : row.successOutcome;
-    await orgScope(tx, row.orgId).update(
+    const [written] = await orgScope(tx, row.orgId).update(
       calls,
       {
         status: "ended",
@@ -179,6 +195,7 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
     if (costMicros !== null && costMicros > 0) {
       await debitCallOnce(tx, { orgId: row.orgId, callId: row.id, costMicros, description: debitDescription(row, durationSeconds) }, ctx.wallet);
     }
+    if (ctx.onCallEnded && written) await ctx.onCallEnded(tx, written, "end-of-call-report");
     return "applied";
   });
 }
