@@ -20,7 +20,7 @@ import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { VoiceProviderError, type VoiceProvider } from "../voice/types";
+import { VoiceProviderError, type PhoneCallRequest, type VoiceProvider } from "../voice/types";
 import { reserveCall, type WalletPolicy } from "../wallet/wallet";
 import { assertNumberBelowHourlyLimit } from "./limits";
 import type { CallRow } from "./repository";
@@ -55,8 +55,8 @@ export function assertToolsValid(agent: AgentRow): void {
   );
 }
 
-/** The provider's assistant id for the agent; in Vapi mode an agent never saved there is saved first. */
-async function assistantIdFor(ctx: CallContext, agent: AgentRow): Promise<string | null> {
+/** The provider's assistant id for the agent; in Vapi mode an agent never saved there is saved first (the dialler's too). */
+export async function assistantIdFor(ctx: Pick<CallContext, "db" | "voice">, agent: AgentRow): Promise<string | null> {
   if (ctx.voice.mode === "sandbox" || agent.providerAssistantId) return agent.providerAssistantId;
   const scope = orgScope(ctx.db, agent.orgId);
   const config = storedConfig(agent);
@@ -74,6 +74,25 @@ function refusal(error: VoiceProviderError): ApiError {
   }
   if (status === 400 || status === 404 || status === 422) return ApiError.badRequest(error.detail);
   return ApiError.upstream(error.detail);
+}
+
+/** What the provider is asked to place for our call `callId` (POST /call/ and the campaigns' dialler). */
+export function phoneCallRequest(
+  callId: string,
+  agent: AgentRow,
+  assistantId: string | null,
+  phoneNumber: PhoneNumberRow,
+  input: Pick<OutboundCall, "customer" | "variableValues">,
+): PhoneCallRequest {
+  return {
+    callId,
+    orgId: agent.orgId,
+    agent: { id: agent.id, orgId: agent.orgId, config: storedConfig(agent), knowledgeBase: [] },
+    assistantId,
+    phoneNumber: { id: phoneNumber.id, number: phoneNumber.number, providerNumberId: phoneNumber.providerNumberId },
+    customer: input.customer,
+    variableValues: input.variableValues,
+  };
 }
 
 /** Places the call: answers the call row (queued, with the provider's call id). */
@@ -109,15 +128,7 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
   let placed: { providerCallId: string };
   try {
     const assistantId = await assistantIdFor(ctx, agent);
-    placed = await ctx.voice.startPhoneCall({
-      callId: id,
-      orgId: agent.orgId,
-      agent: { id: agent.id, orgId: agent.orgId, config: storedConfig(agent), knowledgeBase: [] },
-      assistantId,
-      phoneNumber: { id: phoneNumber.id, number: phoneNumber.number, providerNumberId: phoneNumber.providerNumberId },
-      customer: input.customer,
-      variableValues: input.variableValues,
-    });
+    placed = await ctx.voice.startPhoneCall(phoneCallRequest(id, agent, assistantId, phoneNumber, input));
   } catch (error) {
     await scope.delete(calls, eq(calls.id, id));
     throw error instanceof VoiceProviderError ? refusal(error) : error;
