@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { API_BASE } from "../contract";
 import { createAuthProvider } from "./auth";
+import { createCampaignSignals, type CampaignSignals } from "./campaigns/signals";
 import type { AuthProvider } from "./auth/types";
 import type { AppConfig } from "./config";
 import type { Database, Db } from "./db/client";
@@ -39,6 +40,8 @@ declare module "fastify" {
     db: Db;
     authProvider: AuthProvider;
     voice: VoiceProvider;
+    /** In-process nudges between the campaign API and the dialler (server/campaigns/signals.ts). */
+    campaignSignals: CampaignSignals;
   }
 }
 
@@ -56,6 +59,8 @@ export interface BuildAppOptions {
   voiceProvider?: VoiceProvider;
   /** For uptime in /api/health (default: now). */
   startedAt?: number;
+  /** The campaign signals (default: new ones for this app). */
+  campaignSignals?: CampaignSignals;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -84,10 +89,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const provider = options.authProvider ?? (await createAuthProvider(config, database, app.log));
   const voice = options.voiceProvider ?? createVoiceProvider(config);
+  // The sandbox keeps its ledger of placed calls in our database (any process answers for any call).
+  voice.useDatabase?.(database.db);
+  const campaignSignals = options.campaignSignals ?? createCampaignSignals();
   app.decorate("config", config);
   app.decorate("db", database.db);
   app.decorate("authProvider", provider);
   app.decorate("voice", voice);
+  app.decorate("campaignSignals", campaignSignals);
 
   // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
   await app.register(authPlugin, { provider, db: database.db });
@@ -110,7 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(walletRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
-  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config });
+  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals });
 
   await app.register(consolePlugin, { consoleDir: config.consoleDir });
   return app;

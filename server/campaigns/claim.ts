@@ -1,0 +1,272 @@
+/**
+ * The dialler's claim: one short transaction per campaign per tick that decides which contacts are dialled
+ * now and records their calls, so that whatever happens next (the provider refuses, the process is
+ * killed) the database already says who holds which contact.
+ *
+ * Lock order, the same everywhere (reserveCall, the ingest, the reaper, the pause paths): the
+ * organisation's row, then the campaign's, then call rows, then contacts.
+ *
+ * 1. The organisation's row FOR UPDATE: the lock reserveCall (POST /call/) takes, so the wallet check and
+ *    the call rows that hold its balance are one step for every caller, in every process.
+ * 2. The campaign's row FOR UPDATE SKIP LOCKED: locked means another process is claiming for it (or a
+ *    person is changing it): skip it this tick. Under the lock its row is read fresh (live edits apply).
+ * 3. Status running; end_at not passed (else its queued contacts are cancelled and it completes once
+ *    nothing is on); agent and caller number still there (else it pauses: agent_missing,
+ *    number_missing).
+ * 4. Free lines: max_concurrency less its in_progress contacts, and the organisation's limit
+ *    (ORG_CONCURRENT_CALLS) less the in_progress contacts of all its campaigns. Only campaign calls
+ *    count towards that limit (a call placed by hand is limited by the wallet alone).
+ * 5. The circuit breaker: of the last 10 settled calls since the campaign was last started or resumed,
+ *    CIRCUIT_BREAKER_FAILED or more failed → it pauses (circuit_breaker).
+ * 6. The wallet: how many more calls the balance covers (affordableCalls, as reserveCall counts one). None
+ *    and the balance itself below MIN_BALANCE_USD → it pauses (wallet); none only because calls in
+ *    progress hold it → it waits for them.
+ * 7. Queued contacts whose ready_at has come, ORDER BY ready_at, position, FOR UPDATE SKIP LOCKED. Each is
+ *    checked again: its window (isInsideWindows; outside → ready_at = its next opening), no zone
+ *    (→ needs_timezone), the do-not-call list (→ dnc, no call).
+ * 8. For the rest: a call row (queued, our id, campaign_id, campaign_contact_id) and the contact
+ *    in_progress with attempts + 1, last_call_id, lease_until = now + the lease, leased_by = this
+ *    dialler. Commit. Placing the calls happens after (server/campaigns/dialler.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { and, asc, count, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { contactZones, isInsideWindows } from "../../contract/campaign-schedule";
+import type { AgentRow } from "../agents/repository";
+import type { PhoneNumberRow } from "../calls/service";
+import type { Db } from "../db/client";
+import { agents, campaignContacts, campaigns, dncNumbers, phoneNumbers } from "../db/schema";
+import { calls } from "../db/schema";
+import { microsToUsd } from "../wallet/money";
+import { affordableCalls, lockOrganisation, walletStanding, type WalletPolicy } from "../wallet/wallet";
+import { autoPause, PAUSE_REASONS } from "./auto-pause";
+import { recordCampaignEvent } from "./events";
+import { nextReadyAt, type CampaignRow, type ContactRow } from "./settle";
+
+/** The circuit breaker: this many failed among the last CIRCUIT_BREAKER_WINDOW settled calls pauses the campaign. */
+export const CIRCUIT_BREAKER_WINDOW = 10;
+export const CIRCUIT_BREAKER_FAILED = 8;
+
+/** Queued contacts without a ready_at (none computed yet) given one per claim, at most. */
+const UNTIMED_BATCH = 200;
+/** Rounds of picking contacts in one claim (contacts found outside their window make room for others). */
+const PICK_ROUNDS = 3;
+
+export interface ClaimSettings {
+  diallerId: string;
+  leaseMs: number;
+  orgConcurrentCalls: number;
+  wallet: WalletPolicy;
+  isSandbox: boolean;
+}
+
+export interface ClaimedCall {
+  callId: string;
+  contact: ContactRow;
+  /** The contact's call before this one (given back to last_call_id if this one never reaches the provider). */
+  previousCallId: string | null;
+  /** attempts after the claim: this call is attempt number `attempt`. */
+  attempt: number;
+}
+
+export type ClaimResult =
+  | { kind: "skipped" }
+  | { kind: "paused"; reason: string }
+  | { kind: "completed"; detail: string }
+  | { kind: "claimed"; campaign: CampaignRow; agent: AgentRow; phoneNumber: PhoneNumberRow; calls: ClaimedCall[]; leaseUntil: Date };
+
+const usd = (micros: number) => `$${microsToUsd(micros).toFixed(2)}`;
+
+/** in_progress contacts of the campaign, and of all the organisation's campaigns. */
+async function linesInUse(tx: Db, campaign: CampaignRow): Promise<{ campaign: number; organisation: number }> {
+  const rows = await tx
+    .select({ campaignId: campaignContacts.campaignId, n: count() })
+    .from(campaignContacts)
+    .where(and(eq(campaignContacts.status, "in_progress"), inArray(campaignContacts.campaignId, tx.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.orgId, campaign.orgId)))))
+    .groupBy(campaignContacts.campaignId);
+  return {
+    campaign: rows.find((row) => row.campaignId === campaign.id)?.n ?? 0,
+    organisation: rows.reduce((sum, row) => sum + row.n, 0),
+  };
+}
+
+/** The circuit breaker's figures: the last settled calls since the campaign was last started or resumed. */
+async function recentCalls(tx: Db, campaignId: string): Promise<{ settled: number; failed: number; lastReason: string | null }> {
+  const rows = await tx.execute<{ settled: number | string; failed: number | string; last_reason: string | null }>(sql`
+    select count(*) as settled, count(*) filter (where recent.outcome = 'failed') as failed, (array_agg(recent.ended_reason order by recent.started_at desc))[1] as last_reason
+    from (
+      select outcome, ended_reason, started_at from calls
+      where campaign_id = ${campaignId} and outcome <> 'in_progress'
+        and started_at >= coalesce((select max(created_at) from campaign_events where campaign_id = ${campaignId} and kind in ('started', 'resumed')), '-infinity'::timestamptz)
+      order by started_at desc
+      limit ${CIRCUIT_BREAKER_WINDOW}
+    ) recent`);
+  const row = (rows as unknown as { rows: { settled: number | string; failed: number | string; last_reason: string | null }[] }).rows[0];
+  return { settled: Number(row?.settled ?? 0), failed: Number(row?.failed ?? 0), lastReason: row?.last_reason ?? null };
+}
+
+/** Completes the campaign when no contact is queued or in progress (needs_timezone contacts do not hold it open). */
+async function completeIfDone(tx: Db, campaign: CampaignRow, now: Date, why: string): Promise<ClaimResult | null> {
+  const [open] = await tx
+    .select({ n: count() })
+    .from(campaignContacts)
+    .where(and(eq(campaignContacts.campaignId, campaign.id), inArray(campaignContacts.status, ["queued", "in_progress"])));
+  if ((open?.n ?? 0) > 0) return null;
+  const tally = await tx
+    .select({ status: campaignContacts.status, n: count() })
+    .from(campaignContacts)
+    .where(eq(campaignContacts.campaignId, campaign.id))
+    .groupBy(campaignContacts.status);
+  const counted = tally
+    .filter((row) => row.n > 0)
+    .sort((a, b) => b.n - a.n)
+    .map((row) => `${row.n} ${row.status.replace("_", " ")}`)
+    .join(", ");
+  const detail = `${why}${counted ? ` Contacts: ${counted}.` : ""}`;
+  await tx.update(campaigns).set({ status: "completed", completedAt: now, pauseCode: null, pauseReason: null, updatedAt: now }).where(eq(campaigns.id, campaign.id));
+  await recordCampaignEvent(tx, { orgId: campaign.orgId, campaignId: campaign.id, kind: "completed", detail, at: now });
+  return { kind: "completed", detail };
+}
+
+/** Gives queued contacts that have no ready_at yet their next opening (imports and starts normally set it). */
+async function timeUntimed(tx: Db, campaign: CampaignRow, now: number): Promise<void> {
+  const untimed = await tx
+    .select()
+    .from(campaignContacts)
+    .where(and(eq(campaignContacts.campaignId, campaign.id), eq(campaignContacts.status, "queued"), isNull(campaignContacts.readyAt)))
+    .limit(UNTIMED_BATCH)
+    .for("update", { skipLocked: true });
+  for (const contact of untimed) {
+    const ready = nextReadyAt(campaign, contact, Math.max(now, contact.notBefore?.getTime() ?? now));
+    await tx
+      .update(campaignContacts)
+      .set(ready ? { readyAt: ready, updatedAt: new Date(now) } : { status: "needs_timezone", updatedAt: new Date(now) })
+      .where(eq(campaignContacts.id, contact.id));
+  }
+}
+
+/** Runs the claim for one campaign (see the file comment). */
+export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: string }, settings: ClaimSettings, nowMs: number): Promise<ClaimResult> {
+  return db.transaction(async (tx): Promise<ClaimResult> => {
+    const now = new Date(nowMs);
+    if (!(await lockOrganisation(tx, campaignRef.orgId))) return { kind: "skipped" };
+    const [campaign] = await tx.select().from(campaigns).where(and(eq(campaigns.id, campaignRef.id), eq(campaigns.orgId, campaignRef.orgId))).for("update", { skipLocked: true });
+    if (!campaign || campaign.status !== "running") return { kind: "skipped" };
+
+    if (campaign.endAt && campaign.endAt.getTime() <= nowMs) {
+      const cancelled = await tx
+        .update(campaignContacts)
+        .set({ status: "cancelled", updatedAt: now })
+        .where(and(eq(campaignContacts.campaignId, campaign.id), eq(campaignContacts.status, "queued")))
+        .returning({ id: campaignContacts.id });
+      const why =
+        `Completed: its end time (${campaign.endAt.toISOString()}) passed` +
+        (cancelled.length > 0 ? `; ${cancelled.length} contact${cancelled.length === 1 ? "" : "s"} not reached by then ${cancelled.length === 1 ? "was" : "were"} cancelled.` : ".");
+      return (await completeIfDone(tx, campaign, now, why)) ?? { kind: "skipped" };
+    }
+
+    const agent = campaign.agentId ? ((await tx.select().from(agents).where(and(eq(agents.id, campaign.agentId), eq(agents.orgId, campaign.orgId))))[0] ?? null) : null;
+    if (!agent) {
+      const reason = PAUSE_REASONS.agentMissing();
+      await autoPause(tx, campaign, "agent_missing", reason, now);
+      return { kind: "paused", reason };
+    }
+    const phoneNumber = campaign.phoneNumberId
+      ? ((await tx.select().from(phoneNumbers).where(and(eq(phoneNumbers.id, campaign.phoneNumberId), eq(phoneNumbers.orgId, campaign.orgId))))[0] ?? null)
+      : null;
+    if (!phoneNumber) {
+      const reason = PAUSE_REASONS.numberMissing();
+      await autoPause(tx, campaign, "number_missing", reason, now);
+      return { kind: "paused", reason };
+    }
+
+    const inUse = await linesInUse(tx, campaign);
+    let free = Math.min(campaign.maxConcurrency - inUse.campaign, settings.orgConcurrentCalls - inUse.organisation);
+    const claimed: ClaimedCall[] = [];
+    const leaseUntil = new Date(nowMs + settings.leaseMs);
+    const result = (): ClaimResult => ({ kind: "claimed", campaign, agent, phoneNumber, calls: claimed, leaseUntil });
+    if (free <= 0) return result();
+
+    const recent = await recentCalls(tx, campaign.id);
+    if (recent.failed >= CIRCUIT_BREAKER_FAILED) {
+      const reason = PAUSE_REASONS.circuitBreaker(recent.failed, recent.settled, recent.lastReason);
+      await autoPause(tx, campaign, "circuit_breaker", reason, now);
+      return { kind: "paused", reason };
+    }
+
+    const standing = await walletStanding(tx, campaign.orgId, settings.wallet);
+    const affordable = affordableCalls(standing, settings.wallet);
+    if (affordable === 0) {
+      if (standing.balanceMicros >= settings.wallet.minBalanceMicros) return result();
+      const reason = PAUSE_REASONS.wallet(usd(standing.balanceMicros), usd(settings.wallet.minBalanceMicros));
+      await autoPause(tx, campaign, "wallet", reason, now);
+      return { kind: "paused", reason };
+    }
+    free = Math.min(free, affordable);
+
+    await timeUntimed(tx, campaign, nowMs);
+    const toDial: ContactRow[] = [];
+    for (let round = 0; round < PICK_ROUNDS && toDial.length < free; round++) {
+      const picked = await tx
+        .select()
+        .from(campaignContacts)
+        .where(and(eq(campaignContacts.campaignId, campaign.id), eq(campaignContacts.status, "queued"), lte(campaignContacts.readyAt, now)))
+        .orderBy(asc(campaignContacts.readyAt), asc(campaignContacts.position))
+        .limit(free - toDial.length)
+        .for("update", { skipLocked: true });
+      if (picked.length === 0) break;
+      const listed = new Set(
+        (
+          await tx
+            .select({ number: dncNumbers.number })
+            .from(dncNumbers)
+            .where(and(eq(dncNumbers.orgId, campaign.orgId), inArray(dncNumbers.number, picked.map((contact) => contact.number))))
+        ).map((row) => row.number),
+      );
+      for (const contact of picked) {
+        const zones = contactZones({ timezone: contact.timezone, numberZones: contact.numberZones }, campaign.schedule.fallback_timezone);
+        if (listed.has(contact.number)) {
+          await tx.update(campaignContacts).set({ status: "dnc", updatedAt: now }).where(eq(campaignContacts.id, contact.id));
+        } else if (zones.length === 0) {
+          await tx.update(campaignContacts).set({ status: "needs_timezone", updatedAt: now }).where(eq(campaignContacts.id, contact.id));
+        } else if (!isInsideWindows(campaign.schedule.windows, zones, nowMs)) {
+          await tx.update(campaignContacts).set({ readyAt: nextReadyAt(campaign, contact, nowMs), updatedAt: now }).where(eq(campaignContacts.id, contact.id));
+        } else {
+          toDial.push(contact);
+        }
+      }
+    }
+    if (toDial.length === 0) {
+      if (inUse.campaign === 0) return (await completeIfDone(tx, campaign, now, "Completed: every contact has been called.")) ?? result();
+      return result();
+    }
+
+    for (const contact of toDial) claimed.push({ callId: randomUUID(), contact, previousCallId: contact.lastCallId, attempt: contact.attempts + 1 });
+    await tx.insert(calls).values(
+      claimed.map(({ callId, contact }) => ({
+        id: callId,
+        orgId: campaign.orgId,
+        type: "outbound",
+        status: "queued",
+        agentId: agent.id,
+        phoneNumberId: phoneNumber.id,
+        customerNumber: contact.number,
+        customerName: contact.name,
+        campaignId: campaign.id,
+        campaignContactId: contact.id,
+        isSandbox: settings.isSandbox,
+        startedAt: now,
+      })),
+    );
+    const pairs = sql.join(
+      claimed.map(({ callId, contact }) => sql`(${contact.id}::uuid, ${callId}::uuid)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      update campaign_contacts as c
+      set status = 'in_progress', attempts = c.attempts + 1, last_call_id = v.call_id, lease_until = ${leaseUntil.toISOString()}::timestamptz,
+          leased_by = ${settings.diallerId}, updated_at = ${now.toISOString()}::timestamptz
+      from (values ${pairs}) as v(id, call_id)
+      where c.id = v.id`);
+    return result();
+  });
+}
