@@ -21,7 +21,7 @@ import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { VoiceProviderError, type PhoneCallRequest, type VoiceProvider } from "../voice/types";
-import { reserveCall, type WalletPolicy } from "../wallet/wallet";
+import { reserveCall, shareOrganisation, type WalletPolicy } from "../wallet/wallet";
 import { assertNumberBelowHourlyLimit } from "./limits";
 import type { CallRow } from "./repository";
 
@@ -103,7 +103,6 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
     throw ApiError.badRequest("This phone number is not set up at Vapi yet: open it in Phone Numbers and save it again, then try again.");
   }
 
-  const scope = orgScope(ctx.db, agent.orgId);
   const id = randomUUID();
   // The queued row is the call's hold on the balance: checked and written under one lock (wallet.ts).
   const publicRequest = input.publicRequest;
@@ -130,12 +129,19 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
     const assistantId = await assistantIdFor(ctx, agent);
     placed = await ctx.voice.startPhoneCall(phoneCallRequest(id, agent, assistantId, phoneNumber, input));
   } catch (error) {
-    await scope.delete(calls, eq(calls.id, id));
+    await ctx.db.transaction(async (tx) => {
+      await shareOrganisation(tx, agent.orgId);
+      await orgScope(tx, agent.orgId).delete(calls, eq(calls.id, id));
+    });
     throw error instanceof VoiceProviderError ? refusal(error) : error;
   }
 
-  // A webhook may already have set it (it carries our id); the same value either way.
-  const [row] = await scope.update(calls, { providerCallId: placed.providerCallId, updatedAt: new Date() }, eq(calls.id, id));
+  // A webhook may already have set it (it carries our id); the same value either way. The organisation's
+  // row is taken before the call's, as every writer of calls does (shareOrganisation in wallet.ts).
+  const [row] = await ctx.db.transaction(async (tx) => {
+    await shareOrganisation(tx, agent.orgId);
+    return orgScope(tx, agent.orgId).update(calls, { providerCallId: placed.providerCallId, updatedAt: new Date() }, eq(calls.id, id));
+  });
   if (!row) throw ApiError.notFound("The call was removed while it was being placed.");
   return row;
 }

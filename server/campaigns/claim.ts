@@ -29,7 +29,7 @@
  *    dialler. Commit. Placing the calls happens after (server/campaigns/dialler.ts).
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, count, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import { contactZones, isInsideWindows } from "../../contract/campaign-schedule";
 import type { AgentRow } from "../agents/repository";
 import type { PhoneNumberRow } from "../calls/service";
@@ -205,15 +205,25 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
 
     await timeUntimed(tx, campaign, nowMs);
     const toDial: ContactRow[] = [];
+    // Rows this transaction already holds are not skipped by SKIP LOCKED: later rounds leave them out.
+    const seen: string[] = [];
     for (let round = 0; round < PICK_ROUNDS && toDial.length < free; round++) {
+      const wanted = free - toDial.length;
       const picked = await tx
         .select()
         .from(campaignContacts)
-        .where(and(eq(campaignContacts.campaignId, campaign.id), eq(campaignContacts.status, "queued"), lte(campaignContacts.readyAt, now)))
+        .where(
+          and(
+            eq(campaignContacts.campaignId, campaign.id),
+            eq(campaignContacts.status, "queued"),
+            lte(campaignContacts.readyAt, now),
+            seen.length > 0 ? notInArray(campaignContacts.id, seen) : undefined,
+          ),
+        )
         .orderBy(asc(campaignContacts.readyAt), asc(campaignContacts.position))
-        .limit(free - toDial.length)
+        .limit(wanted)
         .for("update", { skipLocked: true });
-      if (picked.length === 0) break;
+      seen.push(...picked.map((contact) => contact.id));
       const listed = new Set(
         (
           await tx
@@ -234,6 +244,8 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
           toDial.push(contact);
         }
       }
+      // Fewer than asked for: none other is ready.
+      if (picked.length < wanted) break;
     }
     if (toDial.length === 0) {
       if (inUse.campaign === 0) return (await completeIfDone(tx, campaign, now, "Completed: every contact has been called.")) ?? result();

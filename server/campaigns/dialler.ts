@@ -42,7 +42,7 @@ import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { calls, campaigns } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { VoiceProviderError, type VoiceProvider } from "../voice/types";
+import { CallGivenUpError, VoiceProviderError, type VoiceProvider } from "../voice/types";
 import { shareOrganisation, walletPolicy } from "../wallet/wallet";
 import type { IngestContext } from "../webhooks/ingest";
 import { createToolRegistry, type ToolRegistry } from "../webhooks/tools";
@@ -122,7 +122,12 @@ function placingFailure(error: unknown): "refused" | "throttled" | "failed" {
   return status !== null && status >= 400 && status < 500 ? "refused" : "failed";
 }
 
-const detailOf = (error: unknown): string => (error instanceof VoiceProviderError ? error.detail : error instanceof Error ? error.message : String(error));
+const detailOf = (error: unknown): string => {
+  if (error instanceof VoiceProviderError) return error.detail;
+  if (!(error instanceof Error)) return String(error);
+  // drizzle's "Failed query: …" carries the database's own error as its cause.
+  return error.cause instanceof Error ? `${error.message.split("\n")[0]}: ${error.cause.message}` : error.message;
+};
 
 export function createDialler(options: DiallerOptions): Dialler {
   const { db, voice, config, log, signals } = options;
@@ -190,8 +195,11 @@ export function createDialler(options: DiallerOptions): Dialler {
   /** Asks the provider to place the claimed calls (after the claim committed). */
   async function place(claim: Claimed, claimStartedAt: number, report: TickReport): Promise<void> {
     const { campaign, agent, phoneNumber } = claim;
-    // Given up well before the lease runs out, so the reaper never finds a request still on its way.
-    const signal = AbortSignal.timeout(Math.max(1000, Math.floor(leaseMs / 3)));
+    // Given up well before the lease runs out (a third of it from the claim), so the reaper never finds a
+    // request still on its way: the signal aborts fetch, placeBy lets the provider refuse a late arrival.
+    const placeBy = claim.leaseUntil.getTime() - Math.floor((leaseMs * 2) / 3);
+    const signal = AbortSignal.timeout(Math.max(1, placeBy - Date.now()));
+    const givenUp = (error?: unknown) => error instanceof CallGivenUpError || signal.aborted || Date.now() > placeBy;
     let assistantId: string | null = null;
     try {
       assertToolsValid(agent);
@@ -212,26 +220,43 @@ export function createDialler(options: DiallerOptions): Dialler {
           campaign: { campaignId: campaign.id, contactId: contact.id, attempt: call.attempt },
           optOutTool: OPT_OUT_TOOL,
           signal,
+          placeBy: new Date(placeBy),
         };
         options.onDial?.({ campaignId: campaign.id, callId: call.callId, overheadMs: performance.now() - claimStartedAt });
+        let providerCallId: string;
         try {
-          const placed = await voice.startPhoneCall(request);
-          report.placed++;
-          // A webhook may have set it already (it carries our id): the same value either way.
-          await db
-            .update(calls)
-            .set({ providerCallId: placed.providerCallId, updatedAt: new Date(now()) })
-            .where(and(eq(calls.id, call.callId), isNull(calls.providerCallId)));
+          if (givenUp()) throw new CallGivenUpError();
+          providerCallId = (await voice.startPhoneCall(request)).providerCallId;
         } catch (error) {
           // Given up at our deadline: the provider may or may not have it; the reaper asks once the lease runs out.
-          if (signal.aborted) {
+          if (givenUp(error)) {
             log.warn({ callId: call.callId, campaignId: campaign.id }, "a campaign call's placing request was given up; the reaper will ask the provider about it");
             return;
           }
           await settlePlacing(claim, call, error, report);
+          return;
+        }
+        report.placed++;
+        try {
+          await recordProviderCallId(campaign.orgId, call.callId, providerCallId);
+        } catch (error) {
+          // The call is placed; its webhooks carry both ids and fill this in.
+          log.warn({ err: error, callId: call.callId }, "the provider's id of a placed campaign call was not recorded");
         }
       }),
     );
+  }
+
+  /** Keeps the provider's id of a placed call (a webhook may have set it already: the same value either way). */
+  async function recordProviderCallId(orgId: string, callId: string, providerCallId: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      // The organisation's row before the call's (the calls' triggers lock it after): see shareOrganisation.
+      await shareOrganisation(tx, orgId);
+      await tx
+        .update(calls)
+        .set({ providerCallId, updatedAt: new Date(now()) })
+        .where(and(eq(calls.id, callId), eq(calls.orgId, orgId), isNull(calls.providerCallId)));
+    });
   }
 
   async function settlePlacing(claim: Claimed, call: ClaimedCall, error: unknown, report: TickReport): Promise<void> {

@@ -163,7 +163,10 @@ export async function reapExpired(ctx: ReaperContext, now: () => number): Promis
       if (answer.state === "active") {
         report.active++;
         if (call && !call.providerCallId) {
-          await ctx.db.update(calls).set({ providerCallId: answer.providerCallId, updatedAt: new Date(now()) }).where(and(eq(calls.id, callId), isNull(calls.providerCallId)));
+          await ctx.db.transaction(async (tx) => {
+            await shareOrganisation(tx, contact.orgId);
+            await tx.update(calls).set({ providerCallId: answer.providerCallId, updatedAt: new Date(now()) }).where(and(eq(calls.id, callId), isNull(calls.providerCallId)));
+          });
         }
         return;
       }

@@ -6,7 +6,7 @@
  * dead process's timers would have played it: the same outcome, the same times, the same events (which
  * the ingest processes once, whoever delivers them first).
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { sandboxProviderCalls } from "../db/schema";
 import { sandboxCallScript, type SandboxEvent } from "./sandbox-calls";
@@ -14,22 +14,27 @@ import type { CallLookup, PhoneCallRequest } from "./types";
 
 type LedgerRow = typeof sandboxProviderCalls.$inferSelect;
 
-/** The request as stored: everything but the abort signal. */
+/** The request as stored: everything but the abort signal and deadline. */
 function storedRequest(request: PhoneCallRequest): Record<string, unknown> {
-  const { signal: _signal, ...rest } = request;
+  const { signal: _signal, placeBy: _placeBy, ...rest } = request;
   return rest as unknown as Record<string, unknown>;
 }
 
-export async function recordSandboxCall(db: Db, request: PhoneCallRequest, placed: { providerCallId: string; placedAt: number; callSeconds: number }): Promise<void> {
-  await db.insert(sandboxProviderCalls).values({
-    callId: request.callId,
-    providerCallId: placed.providerCallId,
-    orgId: request.orgId,
-    customerNumber: request.customer.number,
-    placedAt: new Date(placed.placedAt),
-    callSeconds: placed.callSeconds,
-    request: storedRequest(request),
-  });
+/**
+ * Records a placed call; answers false (recording nothing) when the request's placeBy has passed by the
+ * database's clock as the row is written: a request that reaches the provider after its placer's deadline
+ * is not placed, however long it was held up on its way (the dialler's reaper may already count it as
+ * never received).
+ */
+export async function recordSandboxCall(db: Db, request: PhoneCallRequest, placed: { providerCallId: string; placedAt: number; callSeconds: number }): Promise<boolean> {
+  const placeBy = request.placeBy ? request.placeBy.toISOString() : null;
+  const result = (await db.execute(sql`
+    insert into sandbox_provider_calls (call_id, provider_call_id, org_id, customer_number, placed_at, call_seconds, request)
+    select ${request.callId}::uuid, ${placed.providerCallId}, ${request.orgId}, ${request.customer.number}, ${new Date(placed.placedAt).toISOString()}::timestamptz,
+      ${placed.callSeconds}, ${JSON.stringify(storedRequest(request))}::jsonb
+    where ${placeBy}::timestamptz is null or clock_timestamp() <= ${placeBy}::timestamptz
+    returning call_id`)) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
 }
 
 export async function findSandboxCall(db: Db, callId: string): Promise<LedgerRow | null> {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import { createSandboxCalls } from "./sandbox-calls";
 import { findSandboxCall, recordSandboxCall, sandboxLookup } from "./sandbox-ledger";
-import { VoiceProviderError, type VoiceProvider } from "./types";
+import { CallGivenUpError, VoiceProviderError, type VoiceProvider } from "./types";
 
 export interface SandboxProviderOptions {
   /** SANDBOX_CALL_SECONDS: how long a simulated call takes from queued to ended (default 6). */
@@ -30,10 +30,10 @@ export function createSandboxVoiceProvider(options: SandboxProviderOptions = {})
     async deleteFile() {},
     async startPhoneCall(request) {
       // A request given up is never placed: the dialler's reaper may already count it as never received.
-      if (request.signal?.aborted) throw new VoiceProviderError("The call was not placed: the request was given up.");
+      if (request.signal?.aborted || (request.placeBy && Date.now() > request.placeBy.getTime())) throw new CallGivenUpError();
       const placed = { providerCallId: `sandbox-${randomUUID()}`, placedAt: Date.now() };
       // The ledger first: once a call's events may be sent, the sandbox can answer for it.
-      if (db) await recordSandboxCall(db, request, { ...placed, callSeconds: calls.callSeconds });
+      if (db && !(await recordSandboxCall(db, request, { ...placed, callSeconds: calls.callSeconds }))) throw new CallGivenUpError();
       return calls.start(request, placed);
     },
     async lookupCall(ref) {

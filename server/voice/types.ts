@@ -54,6 +54,11 @@ export interface PhoneCallRequest {
   optOutTool?: FunctionToolSpec;
   /** Gives up the request (the dialler stops waiting well before its claim's lease runs out). */
   signal?: AbortSignal;
+  /**
+   * Not to be placed after this instant (the dialler's deadline, well before its claim's lease runs out):
+   * the sandbox refuses a request that reaches its ledger later (CallGivenUpError), whatever held it up.
+   */
+  placeBy?: Date;
 }
 
 /** What the reaper knows of a call whose end never came, to ask the provider about it by our id. */
@@ -154,5 +159,13 @@ export class VoiceProviderError extends Error {
   ) {
     super(detail);
     this.name = "VoiceProviderError";
+  }
+}
+
+/** The request was given up (its signal, or its placeBy passed) before the provider answered: it may or may not have the call. */
+export class CallGivenUpError extends VoiceProviderError {
+  constructor(detail = "The request to place the call was given up before the voice provider answered.") {
+    super(detail, null);
+    this.name = "CallGivenUpError";
   }
 }

@@ -12,7 +12,7 @@
 import { toVapiAssistant, toVapiAssistantUpdate, type VapiAssistantOptions } from "./vapi-assistant";
 import { vapiCallMethods } from "./vapi-calls";
 import { vapiPhoneNumberMethods } from "./vapi-phone-numbers";
-import { VoiceProviderError, type AgentForSync, type FileForUpload, type VoiceProvider } from "./types";
+import { CallGivenUpError, VoiceProviderError, type AgentForSync, type FileForUpload, type VoiceProvider } from "./types";
 
 export interface VapiProviderOptions extends VapiAssistantOptions {
   privateKey: string;
@@ -120,7 +120,7 @@ export function createVapiVoiceProvider(options: VapiProviderOptions): VoiceProv
       response = await doFetch(`${base}${path}`, { method, headers, body: payload, signal });
     } catch (error) {
       const name = (error as Error)?.name;
-      if (requestOptions.signal?.aborted) throw new VoiceProviderError("The request to the voice provider was given up before it was answered.");
+      if (requestOptions.signal?.aborted) throw new CallGivenUpError("The request to the voice provider was given up before it was answered.");
       if (name === "TimeoutError" || name === "AbortError") {
         throw new VoiceProviderError(`The voice provider did not answer within ${Number((timeoutMs / 1000).toFixed(1))} seconds. Try again.`);
       }

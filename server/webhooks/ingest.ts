@@ -109,6 +109,18 @@ async function callFor(ctx: IngestContext, tx: Db, ref: EventCall, status: CallS
   return created ?? (await findCallForEvent(tx, ref));
 }
 
+/**
+ * The organisation's row (FOR KEY SHARE), then the call's row (FOR UPDATE), read again under its lock:
+ * the changes are computed from the row as it is, not as it was before another writer (the dialler
+ * ending a call it could not place, a concurrent event) committed.
+ */
+async function lockCall(tx: Db, found: CallRow): Promise<CallRow> {
+  await shareOrganisation(tx, found.orgId);
+  const [row] = await tx.select().from(calls).where(eq(calls.id, found.id)).for("update");
+  if (!row) throw new NothingToDo();
+  return row;
+}
+
 async function inTransaction(ctx: IngestContext, work: (tx: Db) => Promise<IngestResult>): Promise<IngestResult> {
   try {
     return await ctx.db.transaction((tx) => work(tx));
@@ -126,9 +138,9 @@ export async function ingestStatusUpdate(ctx: IngestContext, message: Json): Pro
   if (!status || !key) return "ignored";
   return inTransaction(ctx, async (tx) => {
     if (!(await claim(tx, key))) return "duplicate";
-    const row = await callFor(ctx, tx, ref, status);
-    if (!row) throw new NothingToDo();
-    await shareOrganisation(tx, row.orgId);
+    const found = await callFor(ctx, tx, ref, status);
+    if (!found) throw new NothingToDo();
+    const row = await lockCall(tx, found);
     const changes: Partial<typeof calls.$inferInsert> = {};
     if (!row.providerCallId && ref.providerCallId) changes.providerCallId = ref.providerCallId;
     if (isLaterStatus(status, row.status)) changes.status = status;
@@ -158,9 +170,9 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
   if (!key) return "ignored";
   return inTransaction(ctx, async (tx) => {
     if (!(await claim(tx, key))) return "duplicate";
-    const row = await callFor(ctx, tx, ref, "ended");
-    if (!row) throw new NothingToDo();
-    await shareOrganisation(tx, row.orgId);
+    const found = await callFor(ctx, tx, ref, "ended");
+    if (!found) throw new NothingToDo();
+    const row = await lockCall(tx, found);
     const report = callReport(message);
     const costMicros = report.cost !== null ? usdToMicros(report.cost) : row.costMicros;
     const durationSeconds = report.durationSeconds ?? row.durationSeconds;
