@@ -153,14 +153,12 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
     if (!campaign || campaign.status !== "running") return { kind: "skipped" };
 
     if (campaign.endAt && campaign.endAt.getTime() <= nowMs) {
-      const cancelled = await tx
+      // The contacts not reached by then are cancelled; the calls on the line finish (then it completes).
+      await tx
         .update(campaignContacts)
         .set({ status: "cancelled", updatedAt: now })
-        .where(and(eq(campaignContacts.campaignId, campaign.id), eq(campaignContacts.status, "queued")))
-        .returning({ id: campaignContacts.id });
-      const why =
-        `Completed: its end time (${campaign.endAt.toISOString()}) passed` +
-        (cancelled.length > 0 ? `; ${cancelled.length} contact${cancelled.length === 1 ? "" : "s"} not reached by then ${cancelled.length === 1 ? "was" : "were"} cancelled.` : ".");
+        .where(and(eq(campaignContacts.campaignId, campaign.id), eq(campaignContacts.status, "queued")));
+      const why = `Completed: its end time (${campaign.endAt.toISOString()}) passed; the contacts not reached by then were cancelled.`;
       return (await completeIfDone(tx, campaign, now, why)) ?? { kind: "skipped" };
     }
 
