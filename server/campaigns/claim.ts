@@ -89,17 +89,20 @@ async function linesInUse(tx: Db, campaign: CampaignRow): Promise<{ campaign: nu
   };
 }
 
-/** The circuit breaker's figures: the last settled calls since the campaign was last started or resumed. */
+/**
+ * The circuit breaker's figures: the last settled calls (by calls_campaign_started_idx), those placed
+ * since the campaign was last started or resumed (created_at: a provider's report corrects started_at).
+ */
 async function recentCalls(tx: Db, campaignId: string): Promise<{ settled: number; failed: number; lastReason: string | null }> {
   const rows = await tx.execute<{ settled: number | string; failed: number | string; last_reason: string | null }>(sql`
     select count(*) as settled, count(*) filter (where recent.outcome = 'failed') as failed, (array_agg(recent.ended_reason order by recent.started_at desc))[1] as last_reason
     from (
-      select outcome, ended_reason, started_at from calls
+      select outcome, ended_reason, started_at, created_at from calls
       where campaign_id = ${campaignId} and outcome <> 'in_progress'
-        and started_at >= coalesce((select max(created_at) from campaign_events where campaign_id = ${campaignId} and kind in ('started', 'resumed')), '-infinity'::timestamptz)
       order by started_at desc
       limit ${CIRCUIT_BREAKER_WINDOW}
-    ) recent`);
+    ) recent
+    where recent.created_at >= coalesce((select max(created_at) from campaign_events where campaign_id = ${campaignId} and kind in ('started', 'resumed')), '-infinity'::timestamptz)`);
   const row = (rows as unknown as { rows: { settled: number | string; failed: number | string; last_reason: string | null }[] }).rows[0];
   return { settled: Number(row?.settled ?? 0), failed: Number(row?.failed ?? 0), lastReason: row?.last_reason ?? null };
 }
