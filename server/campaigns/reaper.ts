@@ -23,7 +23,7 @@ import type { CallLookup, VoiceProvider } from "../voice/types";
 import { shareOrganisation } from "../wallet/wallet";
 import { ingestEndOfCallReport, ingestStatusUpdate, type IngestContext } from "../webhooks/ingest";
 import { answerToolCalls, type ToolRegistry } from "../webhooks/tools";
-import { settleCampaignCall, type Settled } from "./settle";
+import { settleCampaignCall, settleOnCallEnded, type Settled } from "./settle";
 
 /** Contacts reaped per tick, and settled by the sweep per tick. */
 const REAP_BATCH = 20;
@@ -34,6 +34,7 @@ const REPORT_GRACE_MS = 30_000;
 export interface ReaperContext {
   db: Db;
   voice: VoiceProvider;
+  /** The ingest's settings; its onCallEnded is the reaper's own (settle.ts), counted in the report. */
   ingest: IngestContext;
   tools: ToolRegistry;
   diallerId: string;
@@ -172,13 +173,21 @@ export async function reapExpired(ctx: ReaperContext, now: () => number): Promis
       }
 
       report.ended++;
+      // The ordinary ingest, which settles the contact in its transaction (counted here).
+      const ingest: IngestContext = {
+        ...ctx.ingest,
+        onCallEnded: async (tx, row, event) => {
+          const done = await settleOnCallEnded(tx, row, event);
+          if (done) report.settled.push(done);
+        },
+      };
       for (const message of answer.messages) {
         if (message.type === "tool-calls") {
           if (call) await answerToolCalls(ctx.tools, message, call);
         } else if (message.type === "status-update") {
-          await ingestStatusUpdate(ctx.ingest, message);
+          await ingestStatusUpdate(ingest, message);
         } else if (message.type === "end-of-call-report") {
-          await ingestEndOfCallReport(ctx.ingest, message);
+          await ingestEndOfCallReport(ingest, message);
         }
       }
       // Settled by the ingest's hook unless those events were in before (or the call row is gone).
