@@ -271,7 +271,7 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   // The opt-out tool, called as the customer finishes asking (only when the call carries one).
   const optOutAt = outcome === "opt-out" && request.optOutTool ? (messages.find((line) => line.role === "user")?.endTime ?? placedAt + inProgressAt) - placedAt : null;
   const optOut: SandboxEvent[] =
-    optOutAt !== null && request.optOutTool ? [optOutToolCall(request.optOutTool, request.callId, { ...baseCall, status: "in-progress" }, customer, placedAt + optOutAt, optOutAt)] : [];
+    optOutAt !== null && request.optOutTool ? [optOutToolCall(request.optOutTool, request.callId, { ...baseCall, status: "in-progress", updatedAt: iso(optOutAt) }, customer, placedAt + optOutAt, optOutAt)] : [];
 
   return [
     status("queued", 0),

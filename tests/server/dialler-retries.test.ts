@@ -12,6 +12,9 @@ import { calls, campaignContacts, dncNumbers, sandboxProviderCalls, webhookEvent
 import { callsOf, contactsOf } from "./dialler-fixtures";
 import { addContacts, allSettled, campaignWorld, createCampaign, diallerFor, expectNoDoubleDial, listDnc, tickUntil, type CampaignWorld } from "./dialler-fixtures";
 import { buildTestApp, migratedDatabase } from "./helpers";
+import { OPT_OUT_TOOL } from "../../server/campaigns/opt-out";
+import { sandboxCallScript } from "../../server/voice/sandbox-calls";
+import { serverMessage } from "./calls-fixtures";
 
 let database: Database;
 let world: CampaignWorld;
@@ -129,5 +132,34 @@ describe("the do-not-call list", () => {
     const [placed] = await world.db.select().from(sandboxProviderCalls).where(eq(sandboxProviderCalls.callId, call!.id));
     expect(placed!.request).toMatchObject({ optOutTool: { name: "do_not_call" } });
     expect((await world.db.select().from(calls).where(eq(calls.campaignContactId, optedOut!))).length).toBe(1);
+  });
+});
+
+describe("the sandbox's …04 script", () => {
+  it("a tool-calls message for the opt-out tool, between in-progress and the end, every event one of Vapi's ServerMessages; none without the tool", async () => {
+    const config = (await database.db.query.agents.findFirst({ where: (agents, { eq: equals }) => equals(agents.id, world.agentId) }))!.config;
+    const request = {
+      callId: crypto.randomUUID(),
+      orgId: world.org.orgId,
+      agent: { id: world.agentId, orgId: world.org.orgId, config, knowledgeBase: [] },
+      assistantId: null,
+      phoneNumber: { id: world.phoneNumberId, number: "+14155550000", providerNumberId: null },
+      customer: { number: "+14155551204", name: "Grace" },
+      variableValues: { name: "Grace" },
+    };
+    const events = sandboxCallScript({ ...request, optOutTool: OPT_OUT_TOOL }, "sandbox-optout", Date.now(), 6);
+    expect(events.map((event) => (event.message.type === "status-update" ? event.message.status : event.message.type))).toEqual([
+      "queued",
+      "ringing",
+      "in-progress",
+      "tool-calls",
+      "ended",
+      "end-of-call-report",
+    ]);
+    for (const event of events) serverMessage(event.message);
+    const toolCall = events[3]!.message as { toolCallList: { function: { name: string; arguments: string } }[] };
+    expect(toolCall.toolCallList[0]!.function.name).toBe("do_not_call");
+    expect(JSON.parse(toolCall.toolCallList[0]!.function.arguments)).toEqual({ reason: expect.stringContaining("don't want to be called again") });
+    expect(sandboxCallScript(request, "sandbox-plain", Date.now(), 6).some((event) => event.message.type === "tool-calls")).toBe(false);
   });
 });
