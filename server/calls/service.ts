@@ -21,7 +21,7 @@ import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { VoiceProviderError, type PhoneCallRequest, type VoiceProvider } from "../voice/types";
-import { reserveCall, shareOrganisation, type WalletPolicy } from "../wallet/wallet";
+import { reserveCall, lockOrganisationForCalls, type WalletPolicy } from "../wallet/wallet";
 import { assertNumberBelowHourlyLimit } from "./limits";
 import type { CallRow } from "./repository";
 
@@ -130,16 +130,16 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
     placed = await ctx.voice.startPhoneCall(phoneCallRequest(id, agent, assistantId, phoneNumber, input));
   } catch (error) {
     await ctx.db.transaction(async (tx) => {
-      await shareOrganisation(tx, agent.orgId);
+      await lockOrganisationForCalls(tx, agent.orgId);
       await orgScope(tx, agent.orgId).delete(calls, eq(calls.id, id));
     });
     throw error instanceof VoiceProviderError ? refusal(error) : error;
   }
 
   // A webhook may already have set it (it carries our id); the same value either way. The organisation's
-  // row is taken before the call's, as every writer of calls does (shareOrganisation in wallet.ts).
+  // row is taken before the call's, as every writer of calls does (lockOrganisationForCalls in wallet.ts).
   const [row] = await ctx.db.transaction(async (tx) => {
-    await shareOrganisation(tx, agent.orgId);
+    await lockOrganisationForCalls(tx, agent.orgId);
     return orgScope(tx, agent.orgId).update(calls, { providerCallId: placed.providerCallId, updatedAt: new Date() }, eq(calls.id, id));
   });
   if (!row) throw ApiError.notFound("The call was removed while it was being placed.");

@@ -43,7 +43,7 @@ import type { Db } from "../db/client";
 import { calls, campaigns } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { CallGivenUpError, VoiceProviderError, type VoiceProvider } from "../voice/types";
-import { shareOrganisation, walletPolicy } from "../wallet/wallet";
+import { lockOrganisationForCalls, walletPolicy } from "../wallet/wallet";
 import type { IngestContext } from "../webhooks/ingest";
 import { createToolRegistry, type ToolRegistry } from "../webhooks/tools";
 import { autoPause, PAUSE_REASONS } from "./auto-pause";
@@ -153,7 +153,7 @@ export function createDialler(options: DiallerOptions): Dialler {
       .where(and(eq(campaigns.status, "scheduled"), lte(campaigns.startAt, at)));
     for (const campaign of due) {
       const started = await db.transaction(async (tx) => {
-        await shareOrganisation(tx, campaign.orgId);
+        await lockOrganisationForCalls(tx, campaign.orgId);
         const [row] = await tx.select().from(campaigns).where(eq(campaigns.id, campaign.id)).for("update", { skipLocked: true });
         if (!row || row.status !== "scheduled" || !row.startAt || row.startAt > at) return false;
         await tx.update(campaigns).set({ status: "running", startedAt: row.startedAt ?? at, updatedAt: at }).where(eq(campaigns.id, row.id));
@@ -171,7 +171,7 @@ export function createDialler(options: DiallerOptions): Dialler {
   async function refuse(claim: Claimed, call: ClaimedCall, readyAt: Date, pause: string | null): Promise<void> {
     const at = new Date(now());
     await db.transaction(async (tx) => {
-      await shareOrganisation(tx, claim.campaign.orgId);
+      await lockOrganisationForCalls(tx, claim.campaign.orgId);
       if (pause) await tx.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, claim.campaign.id)).for("update");
       await giveBackAttempt(tx, { orgId: claim.campaign.orgId, callId: call.callId, contactId: call.contact.id, readyAt, now: at });
       if (pause) await autoPause(tx, claim.campaign, "provider", pause, at);
@@ -182,7 +182,7 @@ export function createDialler(options: DiallerOptions): Dialler {
   async function fail(claim: Claimed, call: ClaimedCall): Promise<void> {
     const at = new Date(now());
     await db.transaction(async (tx) => {
-      await shareOrganisation(tx, claim.campaign.orgId);
+      await lockOrganisationForCalls(tx, claim.campaign.orgId);
       const [ended] = await tx
         .update(calls)
         .set({ status: "ended", endedReason: PLACING_FAILED_ENDED_REASON, endedAt: at, updatedAt: at })
@@ -250,8 +250,8 @@ export function createDialler(options: DiallerOptions): Dialler {
   /** Keeps the provider's id of a placed call (a webhook may have set it already: the same value either way). */
   async function recordProviderCallId(orgId: string, callId: string, providerCallId: string): Promise<void> {
     await db.transaction(async (tx) => {
-      // The organisation's row before the call's (the calls' triggers lock it after): see shareOrganisation.
-      await shareOrganisation(tx, orgId);
+      // The organisation's row before the call's (the calls' triggers lock it after): see lockOrganisationForCalls.
+      await lockOrganisationForCalls(tx, orgId);
       await tx
         .update(calls)
         .set({ providerCallId, updatedAt: new Date(now()) })

@@ -18,7 +18,7 @@ import type { CallRow } from "../calls/repository";
 import type { Db } from "../db/client";
 import { campaignContacts, dncNumbers } from "../db/schema";
 import type { FunctionToolSpec } from "../voice/types";
-import { shareOrganisation } from "../wallet/wallet";
+import { lockOrganisationForCalls } from "../wallet/wallet";
 import type { ToolHandler } from "../webhooks/tools";
 
 export const OPT_OUT_TOOL: FunctionToolSpec = {
@@ -46,7 +46,7 @@ export async function recordOptOut(db: Db, call: CallRow, said: string | null): 
   const number = call.customerNumber;
   if (!number) throw new Error("This call has no customer number to put on the do-not-call list.");
   await db.transaction(async (tx) => {
-    await shareOrganisation(tx, call.orgId);
+    await lockOrganisationForCalls(tx, call.orgId);
     const reason = said?.trim() ? `${OPT_OUT_REASON}: "${said.trim().slice(0, 200)}"` : OPT_OUT_REASON;
     await addToDnc(tx, call.orgId, { number, reason, source: "call", callId: call.id, createdBy: null });
     if (call.campaignContactId) {

@@ -20,7 +20,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-or
 import type { Db } from "../db/client";
 import { calls, campaignContacts, phoneNumbers } from "../db/schema";
 import type { CallLookup, VoiceProvider } from "../voice/types";
-import { shareOrganisation } from "../wallet/wallet";
+import { lockOrganisationForCalls } from "../wallet/wallet";
 import { ingestEndOfCallReport, ingestStatusUpdate, type IngestContext } from "../webhooks/ingest";
 import { answerToolCalls, type ToolRegistry } from "../webhooks/tools";
 import { settleCampaignCall, settleOnCallEnded, type Settled } from "./settle";
@@ -98,7 +98,7 @@ export async function settleMissed(ctx: Pick<ReaperContext, "db">, now: number):
   const settled: Settled[] = [];
   for (const row of rows) {
     const done = await ctx.db.transaction(async (tx) => {
-      await shareOrganisation(tx, row.orgId);
+      await lockOrganisationForCalls(tx, row.orgId);
       const [call] = await tx.select().from(calls).where(eq(calls.id, row.callId));
       return call ? settleCampaignCall(tx, call, { force: true, now }) : null;
     });
@@ -155,7 +155,7 @@ export async function reapExpired(ctx: ReaperContext, now: () => number): Promis
           return;
         }
         const given = await ctx.db.transaction(async (tx) => {
-          await shareOrganisation(tx, contact.orgId);
+          await lockOrganisationForCalls(tx, contact.orgId);
           return giveBackAttempt(tx, { orgId: contact.orgId, callId, contactId: contact.id, readyAt: new Date(now()), now: new Date(now()) });
         });
         if (given) report.givenBack++;
@@ -165,7 +165,7 @@ export async function reapExpired(ctx: ReaperContext, now: () => number): Promis
         report.active++;
         if (call && !call.providerCallId) {
           await ctx.db.transaction(async (tx) => {
-            await shareOrganisation(tx, contact.orgId);
+            await lockOrganisationForCalls(tx, contact.orgId);
             await tx.update(calls).set({ providerCallId: answer.providerCallId, updatedAt: new Date(now()) }).where(and(eq(calls.id, callId), isNull(calls.providerCallId)));
           });
         }
@@ -192,7 +192,7 @@ export async function reapExpired(ctx: ReaperContext, now: () => number): Promis
       }
       // Settled by the ingest's hook unless those events were in before (or the call row is gone).
       const settled = await ctx.db.transaction(async (tx) => {
-        await shareOrganisation(tx, contact.orgId);
+        await lockOrganisationForCalls(tx, contact.orgId);
         const [ended] = await tx.select().from(calls).where(eq(calls.id, callId));
         const endedCall = ended ?? { id: callId, orgId: contact.orgId, campaignContactId: contact.id, status: "ended", endedReason: answer.endedReason, endedAt: new Date(now()) };
         return settleCampaignCall(tx, endedCall, { force: true, now: now() });

@@ -76,7 +76,7 @@ export function nextReadyAt(campaign: Pick<CampaignRow, "schedule">, contact: Pi
  * Settles the contact of an ended campaign call (see the file comment); answers what it became, or null
  * when there was nothing to settle. `force`: settle even without an ended reason (the end-of-call report
  * is the last word; a bare status-update waits for it). Call it inside a transaction that took the
- * organisation's row first (shareOrganisation or the claim's lock).
+ * organisation's row first (lockOrganisationForCalls or the claim's lock).
  */
 export async function settleCampaignCall(tx: Db, call: EndedCall, options: { force: boolean; now?: number }): Promise<Settled | null> {
   if (!call.campaignContactId) return null;

@@ -92,16 +92,17 @@ export async function lockOrganisation(tx: Db, orgId: string): Promise<boolean> 
 }
 
 /**
- * Takes the organisation's row FOR KEY SHARE, first thing in a transaction that changes its calls or
- * campaign contacts without placing calls (webhook ingest, the dialler's settling and reaping), so that
- * every such transaction meets the organisation's row before any call or contact row: the lock order
- * reserveCall and the dialler's claim follow (organisation FOR UPDATE, then the rows). The calls'
- * triggers lock the organisation's row themselves (FOR NO KEY UPDATE, migration 0006), but only when a
- * statement on calls ends, after the call row. Shares do not wait for one another, nor for the triggers'
- * lock; they wait for a claim under way.
+ * Takes the organisation's row FOR NO KEY UPDATE, first thing in a transaction that changes its calls or
+ * campaign contacts without placing calls (webhook ingest, the dialler's settling and reaping, recording
+ * a provider's call id), so that every such transaction meets the organisation's row before any call or
+ * contact row: the order reserveCall and the dialler's claim follow (organisation FOR UPDATE, then the
+ * rows). It is the lock the calls' triggers take anyway (migration 0006), only taken first: they take it
+ * when a statement on calls ends, after the call row, which deadlocked with a claim waiting for the
+ * organisation. Not FOR KEY SHARE: shares do not wait for one another, so a steady stream of webhooks
+ * would keep a claim (FOR UPDATE) waiting for a moment without any.
  */
-export async function shareOrganisation(tx: Db, orgId: string): Promise<void> {
-  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("key share");
+export async function lockOrganisationForCalls(tx: Db, orgId: string): Promise<void> {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("no key update");
 }
 
 /**

@@ -16,8 +16,8 @@
  *   call's contact there: server/campaigns/settle.ts), so a call's end and what it means for its contact
  *   are written together or not at all.
  *
- * Lock order: the organisation's row (FOR KEY SHARE, before anything the call's triggers lock), then the
- * call, then the campaign contact; see shareOrganisation in server/wallet/wallet.ts.
+ * Lock order: the organisation's row (FOR NO KEY UPDATE, before anything the call's triggers lock), then the
+ * call, then the campaign contact; see lockOrganisationForCalls in server/wallet/wallet.ts.
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, or, type SQL } from "drizzle-orm";
@@ -27,7 +27,7 @@ import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers, webhookEvents } from "../db/schema";
 import { usdToMicros } from "../wallet/money";
-import { debitCallOnce, shareOrganisation, type WalletPolicy } from "../wallet/wallet";
+import { debitCallOnce, lockOrganisationForCalls, type WalletPolicy } from "../wallet/wallet";
 import { callReport, eventCall, eventStatus, type EventCall, type Json } from "./vapi-message";
 
 export interface IngestContext {
@@ -110,12 +110,12 @@ async function callFor(ctx: IngestContext, tx: Db, ref: EventCall, status: CallS
 }
 
 /**
- * The organisation's row (FOR KEY SHARE), then the call's row (FOR UPDATE), read again under its lock:
+ * The organisation's row (FOR NO KEY UPDATE), then the call's row (FOR UPDATE), read again under its lock:
  * the changes are computed from the row as it is, not as it was before another writer (the dialler
  * ending a call it could not place, a concurrent event) committed.
  */
 async function lockCall(tx: Db, found: CallRow): Promise<CallRow> {
-  await shareOrganisation(tx, found.orgId);
+  await lockOrganisationForCalls(tx, found.orgId);
   const [row] = await tx.select().from(calls).where(eq(calls.id, found.id)).for("update");
   if (!row) throw new NothingToDo();
   return row;

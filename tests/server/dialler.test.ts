@@ -109,7 +109,8 @@ describe("what a campaign call carries", () => {
     const campaignId = await createCampaign(world);
     const [contactId] = await addContacts(world, campaignId, [{ number: "+14155559900", name: "Ada Lovelace", variables: { plan: "Platinum", city: "London" } }]);
     const dialler = diallerFor(world.app);
-    await tickUntil(dialler, () => allSettled(world.db, campaignId));
+    // Settled by the ended status; the end-of-call report (transcript) follows it.
+    await tickUntil(dialler, async () => (await allSettled(world.db, campaignId)) && (await callsOf(world.db, campaignId))[0]?.transcript != null);
     const [call] = await callsOf(world.db, campaignId);
     expect(call).toMatchObject({ campaignId, campaignContactId: contactId, type: "outbound", customerNumber: "+14155559900", customerName: "Ada Lovelace", isSandbox: true, agentId: world.agentId });
     const [placed] = await world.db.select().from(sandboxProviderCalls).where(eq(sandboxProviderCalls.callId, call!.id));
