@@ -132,7 +132,7 @@ describe("a campaign's life", () => {
   it("completes once no contact is queued or in progress; a contact that needs a time zone does not hold it open", async () => {
     const campaignId = await createCampaign(world, { fallbackTimezone: null });
     await addContacts(world, campaignId, [
-      { number: "+14155559910", timezone: "Europe/London" },
+      { number: "+14155559700", timezone: "Europe/London" },
       { number: "+14155559911", timezone: null },
     ]);
     const dialler = diallerFor(world.app);
@@ -195,7 +195,7 @@ describe("a campaign's life", () => {
 
   it("queued contacts without a ready_at get one (their next opening) and are dialled", async () => {
     const campaignId = await createCampaign(world);
-    await addContacts(world, campaignId, [{ number: "+14155559940", readyAt: null }]);
+    await addContacts(world, campaignId, [{ number: "+14155559600", readyAt: null }]);
     const dialler = diallerFor(world.app);
     await tickUntil(dialler, () => allSettled(world.db, campaignId));
     expect((await contactsOf(world.db, campaignId))[0]).toMatchObject({ status: "answered", attempts: 1 });
