@@ -5,7 +5,7 @@
 // in-process. Not part of the product.
 //
 // Prints {"ready": true, "id": "<dialler id>"} once dialling, and on SIGTERM (after the dialler has
-// stopped) {"overheadsMs": [...], "dials": N}. Settings come from the parent's environment:
+// stopped) {"overheadsMs": [...], "lockWaitsMs": [...], "afterClaimMs": [...], "dials": N}. Settings come from the parent's environment:
 // BENCH_DATABASE_URL, BENCH_CALL_SECONDS.
 import { randomUUID } from "node:crypto";
 import { buildApp } from "../server/app";
@@ -34,7 +34,15 @@ const app = await buildApp({ config, database, logger: false });
 await app.ready();
 
 const overheadsMs: number[] = [];
-const dialler = startDialler(app, { onDial: (timing) => overheadsMs.push(timing.overheadMs) });
+const lockWaitsMs: number[] = [];
+const afterClaimMs: number[] = [];
+const dialler = startDialler(app, {
+  onDial: (timing) => {
+    overheadsMs.push(timing.overheadMs);
+    lockWaitsMs.push(timing.lockWaitMs);
+    afterClaimMs.push(timing.afterClaimMs);
+  },
+});
 console.log(JSON.stringify({ ready: true, id: dialler.id }));
 
 let stopping = false;
@@ -45,7 +53,8 @@ async function stop() {
   await dialler.stop();
   await app.close();
   await database.close();
-  console.log(JSON.stringify({ overheadsMs: overheadsMs.map((ms) => Math.round(ms * 1000) / 1000), dials: overheadsMs.length }));
+  const round = (list: number[]) => list.map((ms) => Math.round(ms * 1000) / 1000);
+  console.log(JSON.stringify({ overheadsMs: round(overheadsMs), lockWaitsMs: round(lockWaitsMs), afterClaimMs: round(afterClaimMs), dials: overheadsMs.length }));
   process.exit(0);
 }
 process.once("SIGTERM", () => void stop());

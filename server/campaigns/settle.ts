@@ -18,7 +18,7 @@
  * Never locks the campaign row (the dialler's claim holds it while it inserts calls): the campaign is
  * read as it stands.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { callOutcome, type CallOutcome } from "../../contract/call-outcome";
 import { contactZones, NEXT_OPENING_HORIZON_MS, nextOpening } from "../../contract/campaign-schedule";
 import { RETRY_OUTCOME_OF_CALL, type ContactStatus } from "../../contract/campaign-shared";
@@ -51,16 +51,6 @@ export interface Settled {
   outcome: CallOutcome;
 }
 
-/** Whether `number` is on the organisation's do-not-call list. */
-export async function isDoNotCall(tx: Db, orgId: string, number: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: dncNumbers.id })
-    .from(dncNumbers)
-    .where(and(eq(dncNumbers.orgId, orgId), eq(dncNumbers.number, number)))
-    .limit(1);
-  return Boolean(row);
-}
-
 /**
  * When the contact may be dialled next, from `from` (epoch ms): the next opening of its windows in its
  * zones; null when it has no zone (it needs one). No opening within the look-ahead (windows that never
@@ -84,21 +74,24 @@ export async function settleCampaignCall(tx: Db, call: EndedCall, options: { for
   if (outcome === "in_progress") return null;
   if (!options.force && call.endedReason === null && call.status !== "failed") return null;
 
-  const [contact] = await tx
-    .select()
+  // The contact (locked), its campaign (read, not locked) and whether its number is listed, at once.
+  const [found] = await tx
+    .select({ contact: campaignContacts, campaign: campaigns, listed: sql<boolean>`${dncNumbers.id} is not null` })
     .from(campaignContacts)
+    .innerJoin(campaigns, eq(campaigns.id, campaignContacts.campaignId))
+    .leftJoin(dncNumbers, and(eq(dncNumbers.orgId, campaignContacts.orgId), eq(dncNumbers.number, campaignContacts.number)))
     .where(and(eq(campaignContacts.id, call.campaignContactId), eq(campaignContacts.orgId, call.orgId)))
-    .for("update");
-  if (!contact || contact.status !== "in_progress" || contact.lastCallId !== call.id) return null;
-  const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, contact.campaignId));
+    .for("update", { of: campaignContacts });
+  if (!found || found.contact.status !== "in_progress" || found.contact.lastCallId !== call.id) return null;
+  const { contact, campaign, listed } = found;
   const now = options.now ?? Date.now();
 
   let status: ContactStatus = FINAL_STATUS[outcome];
   let notBefore = contact.notBefore;
   let readyAt = contact.readyAt;
-  if (await isDoNotCall(tx, contact.orgId, contact.number)) {
+  if (listed) {
     status = "dnc";
-  } else if (campaign && retryDue(campaign, contact, outcome, now)) {
+  } else if (retryDue(campaign, contact, outcome, now)) {
     const retryAt = (call.endedAt?.getTime() ?? now) + campaign.retry.delay_minutes * 60_000;
     const ready = nextReadyAt(campaign, contact, retryAt);
     // A retry that could only come after the campaign's end is no retry.
