@@ -118,7 +118,8 @@ describe("the do-not-call list", () => {
   it("…04: the customer asks not to be called again; the opt-out tool lists the number (source call, with the call) and the contact ends dnc", async () => {
     const campaignId = await createCampaign(world, { maxConcurrency: 2, retry: { max_attempts: 3, delay_minutes: 0, on: ["busy", "no-answer", "voicemail"] } });
     const [optedOut] = await addContacts(world, campaignId, [{ number: "+14155551004", name: "Grace" }]);
-    await tickUntil(diallerFor(world.app), () => allSettled(world.db, campaignId));
+    // Settled by the ended status; the end-of-call report (transcript) follows it.
+    await tickUntil(diallerFor(world.app), async () => (await allSettled(world.db, campaignId)) && (await callsOf(world.db, campaignId))[0]?.transcript != null);
     const [call] = await callsOf(world.db, campaignId);
     const [contact] = await contactsOf(world.db, campaignId);
     expect(contact).toMatchObject({ id: optedOut, status: "dnc", outcome: "answered", attempts: 1 });
