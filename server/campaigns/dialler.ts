@@ -35,7 +35,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { performance } from "node:perf_hooks";
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { assertToolsValid, assistantIdFor, phoneCallRequest } from "../calls/service";
 import type { AppConfig } from "../config";
@@ -193,7 +193,7 @@ export function createDialler(options: DiallerOptions): Dialler {
       const [ended] = await tx
         .update(calls)
         .set({ status: "ended", endedReason: PLACING_FAILED_ENDED_REASON, endedAt: at, updatedAt: at })
-        .where(and(eq(calls.id, call.callId), eq(calls.orgId, claim.campaign.orgId), inArray(calls.status, ["queued"])))
+        .where(and(eq(calls.id, call.callId), eq(calls.orgId, claim.campaign.orgId), eq(calls.status, "queued")))
         .returning();
       if (ended) await settleCampaignCall(tx, ended, { force: true, now: at.getTime() });
     });
