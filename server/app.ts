@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { API_BASE } from "../contract";
 import { createAuthProvider } from "./auth";
+import { createCampaignSignals, type CampaignSignals } from "./campaigns/signals";
 import type { AuthProvider } from "./auth/types";
 import type { AppConfig } from "./config";
 import type { Database, Db } from "./db/client";
@@ -31,7 +32,6 @@ import { phoneNumberRoutes } from "./routes/phone-numbers";
 import { webCallRoutes } from "./routes/web-calls";
 import { campaignRoutes } from "./routes/campaigns";
 import { dncRoutes } from "./routes/dnc";
-import { createCampaignSignals, type CampaignSignals } from "./campaigns/signals";
 import { createVoiceProvider } from "./voice";
 import type { VoiceProvider } from "./voice/types";
 
@@ -61,6 +61,8 @@ export interface BuildAppOptions {
   voiceProvider?: VoiceProvider;
   /** For uptime in /api/health (default: now). */
   startedAt?: number;
+  /** The campaign signals (default: new ones for this app). */
+  campaignSignals?: CampaignSignals;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -89,11 +91,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const provider = options.authProvider ?? (await createAuthProvider(config, database, app.log));
   const voice = options.voiceProvider ?? createVoiceProvider(config);
+  // The sandbox keeps its ledger of placed calls in our database (any process answers for any call).
+  voice.useDatabase?.(database.db);
+  const campaignSignals = options.campaignSignals ?? createCampaignSignals();
   app.decorate("config", config);
   app.decorate("db", database.db);
   app.decorate("authProvider", provider);
   app.decorate("voice", voice);
-  app.decorate("campaignSignals", createCampaignSignals());
+  app.decorate("campaignSignals", campaignSignals);
 
   // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
   await app.register(authPlugin, { provider, db: database.db });
@@ -118,7 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
-  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config });
+  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals });
 
   await app.register(consolePlugin, { consoleDir: config.consoleDir });
   return app;

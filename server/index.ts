@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp, VERSION } from "./app";
+import { startDialler, type Dialler } from "./campaigns/dialler";
 import { ConfigError, describeRedisUrl, isLoopbackHost, loadConfig, type AppConfig, type Env } from "./config";
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
@@ -53,6 +54,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     // Sandbox calls left running (by a previous process, or seeded as running) end like any sandbox call.
     const resumed = await resumeSandboxCallsAtStartUp(app);
     await app.listen({ port: config.port, host: config.host });
+    // Campaigns: every process may dial; they share the work through row claims (server/campaigns/dialler.ts).
+    const dialler: Dialler | null = config.campaigns.diallerEnabled ? startDialler(app) : null;
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
@@ -61,6 +64,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     print(config.modes.voice === "vapi" ? `voice: Vapi (${config.vapi.apiUrl})` : "voice: sandbox (no VAPI_PRIVATE_KEY)");
     print(`rate limits: ${config.redisUrl ? `Redis (${describeRedisUrl(config.redisUrl)})` : "in-process"} (${config.rateLimitPerMinute}/min per IP on /api)`);
     print(`API docs: ${config.publicUrl}/api/docs`);
+    print(dialler ? `campaign dialler: on (${dialler.id}, every ${config.campaigns.diallerIntervalMs} ms)` : "campaign dialler: off (DIALLER_ENABLED=false)");
     print(
       isLoopbackHost(config.host)
         ? `listening on ${config.host}:${config.port}, this machine only (HOST=0.0.0.0 lets other machines connect)`
@@ -77,6 +81,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
       database,
       config,
       stop: async () => {
+        await dialler?.stop();
         await resumed.close();
         await app.close();
         await database?.close();

@@ -20,8 +20,8 @@ import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { VoiceProviderError, type VoiceProvider } from "../voice/types";
-import { reserveCall, type WalletPolicy } from "../wallet/wallet";
+import { VoiceProviderError, type PhoneCallRequest, type VoiceProvider } from "../voice/types";
+import { reserveCall, lockOrganisationForCalls, type WalletPolicy } from "../wallet/wallet";
 import { assertNumberBelowHourlyLimit } from "./limits";
 import type { CallRow } from "./repository";
 
@@ -55,8 +55,8 @@ export function assertToolsValid(agent: AgentRow): void {
   );
 }
 
-/** The provider's assistant id for the agent; in Vapi mode an agent never saved there is saved first. */
-async function assistantIdFor(ctx: CallContext, agent: AgentRow): Promise<string | null> {
+/** The provider's assistant id for the agent; in Vapi mode an agent never saved there is saved first (the dialler's too). */
+export async function assistantIdFor(ctx: Pick<CallContext, "db" | "voice">, agent: AgentRow): Promise<string | null> {
   if (ctx.voice.mode === "sandbox" || agent.providerAssistantId) return agent.providerAssistantId;
   const scope = orgScope(ctx.db, agent.orgId);
   const config = storedConfig(agent);
@@ -76,6 +76,25 @@ function refusal(error: VoiceProviderError): ApiError {
   return ApiError.upstream(error.detail);
 }
 
+/** What the provider is asked to place for our call `callId` (POST /call/ and the campaigns' dialler). */
+export function phoneCallRequest(
+  callId: string,
+  agent: AgentRow,
+  assistantId: string | null,
+  phoneNumber: PhoneNumberRow,
+  input: Pick<OutboundCall, "customer" | "variableValues">,
+): PhoneCallRequest {
+  return {
+    callId,
+    orgId: agent.orgId,
+    agent: { id: agent.id, orgId: agent.orgId, config: storedConfig(agent), knowledgeBase: [] },
+    assistantId,
+    phoneNumber: { id: phoneNumber.id, number: phoneNumber.number, providerNumberId: phoneNumber.providerNumberId },
+    customer: input.customer,
+    variableValues: input.variableValues,
+  };
+}
+
 /** Places the call: answers the call row (queued, with the provider's call id). */
 export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): Promise<CallRow> {
   const { agent, phoneNumber } = input;
@@ -84,7 +103,6 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
     throw ApiError.badRequest("This phone number is not set up at Vapi yet: open it in Phone Numbers and save it again, then try again.");
   }
 
-  const scope = orgScope(ctx.db, agent.orgId);
   const id = randomUUID();
   // The queued row is the call's hold on the balance: checked and written under one lock (wallet.ts).
   const publicRequest = input.publicRequest;
@@ -109,22 +127,21 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
   let placed: { providerCallId: string };
   try {
     const assistantId = await assistantIdFor(ctx, agent);
-    placed = await ctx.voice.startPhoneCall({
-      callId: id,
-      orgId: agent.orgId,
-      agent: { id: agent.id, orgId: agent.orgId, config: storedConfig(agent), knowledgeBase: [] },
-      assistantId,
-      phoneNumber: { id: phoneNumber.id, number: phoneNumber.number, providerNumberId: phoneNumber.providerNumberId },
-      customer: input.customer,
-      variableValues: input.variableValues,
-    });
+    placed = await ctx.voice.startPhoneCall(phoneCallRequest(id, agent, assistantId, phoneNumber, input));
   } catch (error) {
-    await scope.delete(calls, eq(calls.id, id));
+    await ctx.db.transaction(async (tx) => {
+      await lockOrganisationForCalls(tx, agent.orgId);
+      await orgScope(tx, agent.orgId).delete(calls, eq(calls.id, id));
+    });
     throw error instanceof VoiceProviderError ? refusal(error) : error;
   }
 
-  // A webhook may already have set it (it carries our id); the same value either way.
-  const [row] = await scope.update(calls, { providerCallId: placed.providerCallId, updatedAt: new Date() }, eq(calls.id, id));
+  // A webhook may already have set it (it carries our id); the same value either way. The organisation's
+  // row is taken before the call's, as every writer of calls does (lockOrganisationForCalls in wallet.ts).
+  const [row] = await ctx.db.transaction(async (tx) => {
+    await lockOrganisationForCalls(tx, agent.orgId);
+    return orgScope(tx, agent.orgId).update(calls, { providerCallId: placed.providerCallId, updatedAt: new Date() }, eq(calls.id, id));
+  });
   if (!row) throw ApiError.notFound("The call was removed while it was being placed.");
   return row;
 }

@@ -7,11 +7,16 @@
  * call's events from a few addresses, and an unverified request costs one HMAC.
  *
  * status-update and end-of-call-report go to server/webhooks/ingest.ts, tool-calls to the tool
- * registry; every other type is acknowledged (200) and ignored.
+ * registry (the campaigns' opt-out tool by default); every other type is acknowledged (200) and ignored.
+ * A campaign call's end settles its contact in the ingest's transaction (server/campaigns/settle.ts), then
+ * nudges this process's dialler (CampaignSignals) to fill the line it freed.
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { API_BASE, errorBodySchema } from "../../contract";
+import { campaignToolHandlers } from "../campaigns/opt-out";
+import { settleOnCallEnded } from "../campaigns/settle";
+import type { CampaignSignals } from "../campaigns/signals";
 import { findCallForEvent } from "../calls/repository";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
@@ -38,8 +43,10 @@ export interface WebhookRouteOptions {
   db: Db;
   voice: VoiceProvider;
   config: AppConfig;
-  /** The tools `tool-calls` may run (default: none). */
+  /** The tools `tool-calls` may run (default: the campaigns' opt-out tool). */
   tools?: ToolRegistry;
+  /** Told when a campaign call ends (the dialler fills the freed line at once). */
+  campaignSignals?: CampaignSignals;
 }
 
 /**
@@ -58,13 +65,21 @@ export function webhookDelivery(app: FastifyInstance, secret: string): WebhookDe
   };
 }
 
-export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (app, { db, voice, config, tools = createToolRegistry() }) => {
+export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (app, { db, voice, config, tools = createToolRegistry(campaignToolHandlers(db)), campaignSignals }) => {
   const { secret } = resolveWebhookSecret(config);
   const ingest: IngestContext = {
     db,
     isSandbox: voice.mode === "sandbox",
     wallet: walletPolicy(config),
   };
+  /** The ingest for one event: settles a campaign call's contact, and says which campaign's line it freed. */
+  const ingestFor = (ended: Set<string>): IngestContext => ({
+    ...ingest,
+    onCallEnded: async (tx, row, event) => {
+      const settled = await settleOnCallEnded(tx, row, event);
+      if (settled) ended.add(settled.campaignId);
+    },
+  });
 
   // The raw text is what is signed: keep it, parse after verifying (this plugin's routes only).
   app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
@@ -104,18 +119,21 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
       const message = isObject(parsed) && isObject(parsed.message) ? parsed.message : null;
       if (!message || typeof message.type !== "string") throw ApiError.badRequest("The webhook body must be {message: {type, …}} (Vapi's ServerMessage).");
 
+      const ended = new Set<string>();
       switch (message.type) {
         case "status-update":
-          await ingestStatusUpdate(ingest, message);
+          await ingestStatusUpdate(ingestFor(ended), message);
           break;
         case "end-of-call-report":
-          await ingestEndOfCallReport(ingest, message);
+          await ingestEndOfCallReport(ingestFor(ended), message);
           break;
         case "tool-calls":
           return answerToolCalls(tools, message, await findCallForEvent(db, eventCall(message)));
         default:
           break;
       }
+      // After the commit: the dialler's claim then sees the line free.
+      for (const campaignId of ended) campaignSignals?.changed(campaignId);
       return { received: true as const };
     },
   );

@@ -7,7 +7,9 @@
  * ingests them exactly as it does Vapi's. The whole call takes SANDBOX_CALL_SECONDS (default 6).
  *
  * Outcomes, deterministic so tests and demos can choose them by the customer number's last two digits:
- *   …00 answered · …01 busy (customer-busy) · …02 no answer (customer-did-not-answer) · …03 voicemail.
+ *   …00 answered · …01 busy (customer-busy) · …02 no answer (customer-did-not-answer) · …03 voicemail ·
+ *   …04 answered, and the customer asks not to be called again: when the call carries an opt-out tool
+ *   (campaign calls do), the sandbox sends a `tool-calls` message for it at that moment of the call.
  * Any other number: chosen from a hash of our call id (about 80 % answered, 10 % no answer, 5 % busy,
  * 5 % voicemail), so one call always plays out the same way.
  *
@@ -22,7 +24,7 @@ import type { AgentConfig } from "../../contract/agent";
 import type { CallType } from "../../contract/call";
 import { SANDBOX_WEB_CALL_END_MESSAGE, SANDBOX_WEB_CALL_MAX_SECONDS, sandboxLineMs, sandboxWebCallOpening } from "../../contract/web-call-sandbox";
 import { signedHeaders } from "../webhooks/signature";
-import type { PhoneCallRequest, ProviderCallStatus, WebhookDelivery } from "./types";
+import type { FunctionToolSpec, PhoneCallRequest, ProviderCallStatus, WebhookDelivery } from "./types";
 
 /** The provider call id of a browser sandbox web call (POST /webcall/public/{slug}/call), which tells it from other sandbox calls. */
 const SANDBOX_WEB_CALL_ID_PREFIX = "sandbox-web-";
@@ -40,7 +42,7 @@ export const sandboxWebCallSeconds = (config: Pick<AgentConfig, "max_duration_se
 export const sandboxWebCallLatestEnd = (startedAt: number, config: Pick<AgentConfig, "max_duration_seconds">): number =>
   startedAt + sandboxWebCallSeconds(config) * 1000 + 10_000;
 
-export type SandboxOutcome = "answered" | "busy" | "no-answer" | "voicemail";
+export type SandboxOutcome = "answered" | "busy" | "no-answer" | "voicemail" | "opt-out";
 
 /** Last two digits of the customer number → the outcome they force. */
 export const SANDBOX_OUTCOME_BY_SUFFIX: Readonly<Record<string, SandboxOutcome>> = {
@@ -48,6 +50,7 @@ export const SANDBOX_OUTCOME_BY_SUFFIX: Readonly<Record<string, SandboxOutcome>>
   "01": "busy",
   "02": "no-answer",
   "03": "voicemail",
+  "04": "opt-out",
 };
 
 export const SANDBOX_ENDED_REASON: Readonly<Record<SandboxOutcome, string>> = {
@@ -55,6 +58,7 @@ export const SANDBOX_ENDED_REASON: Readonly<Record<SandboxOutcome, string>> = {
   busy: "customer-busy",
   "no-answer": "customer-did-not-answer",
   voicemail: "voicemail",
+  "opt-out": "assistant-ended-call",
 };
 
 /** USD per minute of talk, by Vapi's cost-breakdown part ($0.10 in all). */
@@ -95,6 +99,8 @@ const FOLLOW_UPS = [
   "Thanks, {{name}}. I'm calling to follow up and make sure you have everything you need. Is there anything I can help you with today?",
   "Great to reach you, {{name}}. I just wanted to check in and see whether you had any questions I can answer.",
 ];
+const OPT_OUT_REQUEST = "Please take my number off your list. I don't want to be called again.";
+const OPT_OUT_ANSWER = "Understood, {{name}}. I've taken your number off our list, so you won't be called again. Goodbye.";
 const CLOSERS = ["No, I think that's everything for now. Thanks for calling.", "That's all, thank you. Have a good day.", "Not right now, but thanks for checking in."];
 
 const pick = <T>(list: readonly T[], callId: string, salt: string): T => list[hashByte(callId, salt) % list.length]!;
@@ -174,11 +180,11 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   const name = request.customer.name?.trim() || values.name || "there";
   values.name ??= name;
   const endedReason = SANDBOX_ENDED_REASON[outcome];
-  const answered = outcome === "answered" || outcome === "voicemail";
+  const answered = outcome === "answered" || outcome === "voicemail" || outcome === "opt-out";
 
   const ringingAt = 0.1 * total;
   const inProgressAt = outcome === "voicemail" ? 0.3 * total : 0.25 * total;
-  const endedAt = { answered: total, voicemail: 0.7 * total, "no-answer": 0.8 * total, busy: 0.2 * total }[outcome];
+  const endedAt = { answered: total, "opt-out": total, voicemail: 0.7 * total, "no-answer": 0.8 * total, busy: 0.2 * total }[outcome];
   const iso = (offset: number) => new Date(placedAt + offset).toISOString();
 
   const customer = { number: request.customer.number, ...(request.customer.name?.trim() ? { name: Array.from(request.customer.name.trim()).slice(0, 40).join("") } : {}) };
@@ -213,6 +219,10 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     lines.push({ role: "bot", text: renderVariables(pick(FOLLOW_UPS, request.callId, "follow-up"), values) });
     lines.push({ role: "user", text: pick(CLOSERS, request.callId, "closer") });
     if (endMessage) lines.push({ role: "bot", text: endMessage });
+  } else if (outcome === "opt-out") {
+    if (welcome) lines.push({ role: "bot", text: welcome });
+    lines.push({ role: "user", text: OPT_OUT_REQUEST });
+    lines.push({ role: "bot", text: renderVariables(OPT_OUT_ANSWER, values) });
   } else if (outcome === "voicemail") {
     const voicemail = renderVariables(config.voice.voice_mail ?? "", values).trim();
     if (voicemail) lines.push({ role: "bot", text: voicemail });
@@ -233,6 +243,9 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     outcome === "answered"
       ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} answered, listened and had nothing further to discuss; ` +
         "the call ended politely with the closing message. (Simulated by the sandbox: no real call was placed.)"
+      : outcome === "opt-out"
+        ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} asked not to be called again; the assistant confirmed ` +
+          "and ended the call. (Simulated by the sandbox: no real call was placed.)"
       : outcome === "voicemail"
         ? `The call to ${name} (${request.customer.number}) reached voicemail${lines.length > 0 ? "; the assistant left a message" : ""}. (Simulated by the sandbox.)`
         : null;
@@ -255,13 +268,39 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     baseCall,
   });
 
+  // The opt-out tool, called as the customer finishes asking (only when the call carries one).
+  const optOutAt = outcome === "opt-out" && request.optOutTool ? (messages.find((line) => line.role === "user")?.endTime ?? placedAt + inProgressAt) - placedAt : null;
+  const optOut: SandboxEvent[] =
+    optOutAt !== null && request.optOutTool ? [optOutToolCall(request.optOutTool, request.callId, { ...baseCall, status: "in-progress", updatedAt: iso(optOutAt) }, customer, placedAt + optOutAt, optOutAt)] : [];
+
   return [
     status("queued", 0),
     status("ringing", ringingAt),
     ...(answered ? [status("in-progress", inProgressAt)] : []),
+    ...optOut,
     status("ended", endedAt),
     report,
   ];
+}
+
+/** Vapi's `tool-calls` message for the opt-out tool (ServerMessageToolCalls: both lists, arguments as a JSON string). */
+function optOutToolCall(tool: FunctionToolSpec, callId: string, call: Json, customer: Json, timestamp: number, at: number): SandboxEvent {
+  const toolCall = {
+    id: `call_${createHash("sha256").update(`opt-out:${callId}`).digest("hex").slice(0, 24)}`,
+    type: "function",
+    function: { name: tool.name, arguments: JSON.stringify({ reason: OPT_OUT_REQUEST }) },
+  };
+  return {
+    at,
+    message: {
+      type: "tool-calls",
+      timestamp,
+      toolCallList: [toolCall],
+      toolWithToolCallList: [{ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters }, toolCall }],
+      customer,
+      call,
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -440,7 +479,13 @@ export function sandboxResumedEnd(call: SandboxRunningCall, status: ProviderCall
 
 export interface SandboxCalls {
   connect(delivery: WebhookDelivery): void;
-  start(request: PhoneCallRequest): { providerCallId: string; status: ProviderCallStatus };
+  /** How long each simulated call lasts (SANDBOX_CALL_SECONDS). */
+  readonly callSeconds: number;
+  /**
+   * Plays a placed call's script. `placed`: the provider call id and the clock at placing when the caller
+   * already chose them (the sandbox provider records both in its ledger first); new ones otherwise.
+   */
+  start(request: PhoneCallRequest, placed?: { providerCallId: string; placedAt: number }): { providerCallId: string; status: ProviderCallStatus };
   /** Delivers one event now; resolves when our webhook route has answered it. */
   send(message: Json): Promise<void>;
   /**
@@ -514,9 +559,10 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
     connect(target) {
       delivery = target;
     },
-    start(request) {
-      const providerCallId = `sandbox-${randomUUID()}`;
-      const placedAt = Date.now();
+    callSeconds,
+    start(request, placed) {
+      const providerCallId = placed?.providerCallId ?? `sandbox-${randomUUID()}`;
+      const placedAt = placed?.placedAt ?? Date.now();
       play(sandboxCallScript(request, providerCallId, placedAt, callSeconds), placedAt);
       return { providerCallId, status: "queued" };
     },

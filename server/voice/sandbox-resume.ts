@@ -12,13 +12,21 @@
  *
  * Each event is processed once (server/webhooks/ingest.ts), so two processes resuming the same call, or a
  * restart while the end is on its way, end it once and debit it once.
+ *
+ * With several processes on one database, an unfinished call may belong to a process that is alive. So:
+ * - a call in the sandbox's ledger (sandbox-ledger.ts: every phone call placed since the ledger exists)
+ *   plays the rest of its own script, exactly as its placer's timers do (the same events at the same
+ *   times; the ingest takes each once), never an invented end;
+ * - a campaign call is left alone: the dialler's reaper owns it. It asks the ledger once the call's lease
+ *   runs out, and gives back the attempt of a call that never reached the sandbox (its placer died
+ *   between the claim and the request), which an invented end here would have counted as dialled.
  */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_AGENT_CONFIG } from "../../contract/agent";
 import type { CallType } from "../../contract/call";
 import type { Db } from "../db/client";
-import { agents, calls } from "../db/schema";
+import { agents, calls, sandboxProviderCalls } from "../db/schema";
 import { webhookDelivery } from "../routes/webhooks";
 import { resolveWebhookSecret } from "../webhooks/secret";
 import {
@@ -30,17 +38,24 @@ import {
   type SandboxCalls,
   type SandboxRunningCall,
 } from "./sandbox-calls";
+import { ledgerScript } from "./sandbox-ledger";
 import type { ProviderCallStatus } from "./types";
 
 /** Ends every unfinished sandbox call (see the file comment); answers how many it took on. */
 export async function resumeSandboxCalls(db: Db, sandbox: SandboxCalls, options: { callSeconds: number; now?: number }): Promise<number> {
   const now = options.now ?? Date.now();
   const rows = await db
-    .select({ call: calls, config: agents.config })
+    .select({ call: calls, config: agents.config, ledger: sandboxProviderCalls })
     .from(calls)
     .leftJoin(agents, eq(agents.id, calls.agentId))
-    .where(and(eq(calls.isSandbox, true), ne(calls.status, "ended")));
-  for (const { call: row, config: agentConfig } of rows) {
+    .leftJoin(sandboxProviderCalls, eq(sandboxProviderCalls.callId, calls.id))
+    .where(and(eq(calls.isSandbox, true), ne(calls.status, "ended"), isNull(calls.campaignContactId)));
+  for (const { call: row, config: agentConfig, ledger } of rows) {
+    if (ledger) {
+      const placedAt = ledger.placedAt.getTime();
+      sandbox.play(row.id, ledgerScript(ledger).map((event) => ({ at: placedAt + event.at, message: event.message })));
+      continue;
+    }
     const config = agentConfig ?? DEFAULT_AGENT_CONFIG;
     const running: SandboxRunningCall = {
       callId: row.id,

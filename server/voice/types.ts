@@ -1,4 +1,5 @@
 import type { AgentConfig } from "../../contract/agent";
+import type { Db } from "../db/client";
 import type { SandboxCalls } from "./sandbox-calls";
 
 /** What the provider needs to build an assistant for one of our agents. */
@@ -19,7 +20,20 @@ export interface FileForUpload {
 /** A call's lifecycle as Vapi reports it. */
 export type ProviderCallStatus = "queued" | "ringing" | "in-progress" | "forwarding" | "ended";
 
-/** An outbound phone call to place (POST /call/ and POST /call/public). */
+/**
+ * A function tool given to the assistant for one call (Vapi: an `assistantOverrides["tools:append"]`
+ * entry `{type: "function", function: {name, description, parameters}}`); its `tool-calls` webhook comes
+ * to our server URL like the assistant's other events.
+ */
+export interface FunctionToolSpec {
+  /** a-z, A-Z, 0-9, _ and -, at most 64 (Vapi's OpenAIFunction.name). */
+  name: string;
+  description: string;
+  /** A JSON Schema object: {type: "object", properties, required?}. */
+  parameters: { type: "object"; properties: Record<string, Record<string, unknown>>; required?: string[] };
+}
+
+/** An outbound phone call to place (POST /call/, POST /call/public and campaigns' dialler). */
 export interface PhoneCallRequest {
   /** Our call id; sent to the provider as metadata so its webhooks find the record. */
   callId: string;
@@ -31,7 +45,46 @@ export interface PhoneCallRequest {
   customer: { number: string; name: string | null };
   /** assistantOverrides.variableValues, e.g. {name}. */
   variableValues: Record<string, string>;
+  /** A campaign's call: its contact and which attempt this is (the sandbox's ledger keeps it; Vapi is not told). */
+  campaign?: { campaignId: string; contactId: string; attempt: number };
+  /**
+   * The tool the assistant calls when the customer asks not to be called again (campaign calls): sent
+   * with the call; the sandbox calls it on its …04 numbers.
+   */
+  optOutTool?: FunctionToolSpec;
+  /** Gives up the request (the dialler stops waiting well before its claim's lease runs out). */
+  signal?: AbortSignal;
+  /**
+   * Not to be placed after this instant (the dialler's deadline, well before its claim's lease runs out):
+   * the sandbox refuses a request that reaches its ledger later (CallGivenUpError), whatever held it up.
+   */
+  placeBy?: Date;
 }
+
+/** What the reaper knows of a call whose end never came, to ask the provider about it by our id. */
+export interface CallLookupRef {
+  callId: string;
+  orgId: string;
+  /** The provider's id when the placing request was answered; null when it never was (or its answer was lost). */
+  providerCallId: string | null;
+  /** When our call row was written (just before the placing request). */
+  placedAt: Date;
+  /** The caller number the call was placed from (Vapi lists calls by it). */
+  phoneNumber: { id: string; providerNumberId: string | null } | null;
+}
+
+/**
+ * The provider's answer about one of our calls:
+ * - unknown: it never received the call (the placing process died between its claim and the request);
+ * - active: the call is on (or still being connected);
+ * - ended: it is over; `messages` are the webhook messages (Vapi's ServerMessage `message` objects:
+ *   tool-calls first, then status-update ended, end-of-call-report) that record its end, for the
+ *   ordinary ingest path.
+ */
+export type CallLookup =
+  | { state: "unknown" }
+  | { state: "active"; providerCallId: string }
+  | { state: "ended"; providerCallId: string; endedReason: string | null; messages: Record<string, unknown>[] };
 
 /**
  * Where the sandbox delivers the webhook events it simulates: the app's own webhook route (through
@@ -79,12 +132,19 @@ export interface VoiceProvider {
   deleteFile(providerFileId: string): Promise<void>;
   /** Places an outbound phone call; the rest of its life arrives as webhook events. */
   startPhoneCall(request: PhoneCallRequest): Promise<{ providerCallId: string; status: ProviderCallStatus }>;
+  /**
+   * Asks the provider about one of our calls by our call id (or its own id when known): whether it ever
+   * received it, whether it is on, how it ended. Whichever process placed the call, even one that died.
+   */
+  lookupCall(ref: CallLookupRef): Promise<CallLookup>;
   /** Creates (providerNumberId null) or updates the provider's phone number; null: the sandbox keeps none. */
   savePhoneNumber(input: PhoneNumberForSync, providerNumberId: string | null): Promise<{ providerNumberId: string | null }>;
   /** Releases the provider's phone number; one that is already gone counts as deleted. */
   deletePhoneNumber(providerNumberId: string): Promise<void>;
   /** The sandbox: where to deliver the webhook events of the calls it simulates (Vapi posts its own). */
   connectWebhooks?(delivery: WebhookDelivery): void;
+  /** The sandbox: the database its ledger of placed calls lives in (given when the app is built). */
+  useDatabase?(db: Db): void;
   /** The sandbox's simulated calls (sandbox mode only): the browser's sandbox web calls are played here too. */
   readonly sandboxCalls?: SandboxCalls;
   /** Stops background work (the sandbox's simulated calls); the app calls it when it closes. */
@@ -99,5 +159,13 @@ export class VoiceProviderError extends Error {
   ) {
     super(detail);
     this.name = "VoiceProviderError";
+  }
+}
+
+/** The request was given up (its signal, or its placeBy passed) before the provider answered: it may or may not have the call. */
+export class CallGivenUpError extends VoiceProviderError {
+  constructor(detail = "The request to place the call was given up before the voice provider answered.") {
+    super(detail, null);
+    this.name = "CallGivenUpError";
   }
 }

@@ -12,7 +12,7 @@
 import { toVapiAssistant, toVapiAssistantUpdate, type VapiAssistantOptions } from "./vapi-assistant";
 import { vapiCallMethods } from "./vapi-calls";
 import { vapiPhoneNumberMethods } from "./vapi-phone-numbers";
-import { VoiceProviderError, type AgentForSync, type FileForUpload, type VoiceProvider } from "./types";
+import { CallGivenUpError, VoiceProviderError, type AgentForSync, type FileForUpload, type VoiceProvider } from "./types";
 
 export interface VapiProviderOptions extends VapiAssistantOptions {
   privateKey: string;
@@ -28,7 +28,8 @@ export const DEFAULT_VAPI_TIMEOUT_MS = 15_000;
 
 /** The Vapi HTTP client as the per-area modules (vapi-calls.ts, vapi-phone-numbers.ts) use it. */
 export interface VapiHttp {
-  request<T>(method: string, path: string, body?: { json: unknown } | { form: FormData }): Promise<T | null>;
+  /** `signal`: the caller may give up sooner than the timeout. */
+  request<T>(method: string, path: string, body?: { json: unknown } | { form: FormData }, options?: { signal?: AbortSignal }): Promise<T | null>;
   /** The `id` of a created object, or a VoiceProviderError naming what is missing. */
   idOf(body: { id?: unknown } | null, what: string): string;
   /** Turns a Vapi HTTP failure into a VoiceProviderError about `action` ("place the call"); passes others through. */
@@ -102,7 +103,7 @@ export function createVapiVoiceProvider(options: VapiProviderOptions): VoiceProv
     webhookCredentialId: options.webhookCredentialId ?? null,
   };
 
-  async function request<T>(method: string, path: string, body?: { json: unknown } | { form: FormData }): Promise<T | null> {
+  async function request<T>(method: string, path: string, body?: { json: unknown } | { form: FormData }, requestOptions: { signal?: AbortSignal } = {}): Promise<T | null> {
     const headers: Record<string, string> = { authorization: `Bearer ${options.privateKey}`, accept: "application/json" };
     let payload: string | FormData | undefined;
     if (body && "json" in body) {
@@ -114,9 +115,12 @@ export function createVapiVoiceProvider(options: VapiProviderOptions): VoiceProv
     }
     let response: Response;
     try {
-      response = await doFetch(`${base}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = requestOptions.signal ? AbortSignal.any([timeout, requestOptions.signal]) : timeout;
+      response = await doFetch(`${base}${path}`, { method, headers, body: payload, signal });
     } catch (error) {
       const name = (error as Error)?.name;
+      if (requestOptions.signal?.aborted) throw new CallGivenUpError("The request to the voice provider was given up before it was answered.");
       if (name === "TimeoutError" || name === "AbortError") {
         throw new VoiceProviderError(`The voice provider did not answer within ${Number((timeoutMs / 1000).toFixed(1))} seconds. Try again.`);
       }

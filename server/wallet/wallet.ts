@@ -66,10 +66,43 @@ export async function walletStanding(db: Db, orgId: string, policy: WalletPolicy
   return { balanceMicros: balance, heldMicros: holding * policy.callHoldMicros };
 }
 
+/**
+ * How many more calls the balance covers, placed one after another, each checked as reserveCall checks
+ * one (balance - holds of the calls not ended yet >= MIN_BALANCE_USD) and then holding its own share:
+ * 0 when not even one. Infinity when calls hold nothing (CALL_HOLD_USD 0) and the balance is enough.
+ * Run it inside a transaction that holds the organisation's row lock (the dialler's claim does), so
+ * the answer stays true until the calls are recorded.
+ */
+export function affordableCalls(standing: { balanceMicros: number; heldMicros: number }, policy: WalletPolicy): number {
+  const spare = standing.balanceMicros - standing.heldMicros - policy.minBalanceMicros;
+  if (spare < 0) return 0;
+  if (policy.callHoldMicros <= 0) return Number.POSITIVE_INFINITY;
+  return Math.floor(spare / policy.callHoldMicros) + 1;
+}
+
 /** Whether the balance less the holds of the calls not ended yet is still at least MIN_BALANCE_USD. */
 async function affords(db: Db, orgId: string, policy: WalletPolicy): Promise<boolean> {
-  const { balanceMicros, heldMicros } = await walletStanding(db, orgId, policy);
-  return balanceMicros - heldMicros >= policy.minBalanceMicros;
+  return affordableCalls(await walletStanding(db, orgId, policy), policy) > 0;
+}
+
+/** Locks the organisation's row as reserveCall does (FOR UPDATE): calls are checked and recorded in turn. */
+export async function lockOrganisation(tx: Db, orgId: string): Promise<boolean> {
+  const rows = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+  return rows.length > 0;
+}
+
+/**
+ * Takes the organisation's row FOR NO KEY UPDATE, first thing in a transaction that changes its calls or
+ * campaign contacts without placing calls (webhook ingest, the dialler's settling and reaping, recording
+ * a provider's call id), so that every such transaction meets the organisation's row before any call or
+ * contact row: the order reserveCall and the dialler's claim follow (organisation FOR UPDATE, then the
+ * rows). It is the lock the calls' triggers take anyway (migration 0006), only taken first: they take it
+ * when a statement on calls ends, after the call row, which deadlocked with a claim waiting for the
+ * organisation. Not FOR KEY SHARE: shares do not wait for one another, so a steady stream of webhooks
+ * would keep a claim (FOR UPDATE) waiting for a moment without any.
+ */
+export async function lockOrganisationForCalls(tx: Db, orgId: string): Promise<void> {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("no key update");
 }
 
 /**
@@ -86,7 +119,7 @@ export async function reserveCall(
   firstCheck?: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+    await lockOrganisation(tx, orgId);
     await firstCheck?.(tx);
     if (!(await affords(tx, orgId, policy))) return false;
     await record(tx);

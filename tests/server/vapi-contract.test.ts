@@ -18,6 +18,8 @@ import {
   type VapiAssistantPayload,
 } from "../../server/voice/vapi-assistant";
 import type { AgentForSync } from "../../server/voice/types";
+import { toVapiCall } from "../../server/voice/vapi-calls";
+import { OPT_OUT_TOOL } from "../../server/campaigns/opt-out";
 import { loadVapiOpenApi, type VapiOpenApi } from "./fakes/vapi-openapi";
 
 const OPTIONS = { publicUrl: "https://voice.example.com" };
@@ -413,5 +415,43 @@ describe("the mapping, field by field (ARCHITECTURE.md §6)", () => {
     const full = toVapiAssistantUpdate(agentWith(FULL), OPTIONS);
     expect(full).toMatchObject({ voicemailMessage: FULL.voice!.voice_mail, server: { url: "https://hooks.example.com/vapi" } });
     expect(toVapiAssistantUpdate(agent, { ...OPTIONS, webhookPath: "/api/webhook/vapi" }).server).toEqual({ url: "https://voice.example.com/api/webhook/vapi" });
+  });
+});
+
+describe("a campaign call's CreateCallDTO (the dialler)", () => {
+  it("carries the contact's variables, our ids and the opt-out function tool in assistantOverrides['tools:append']: valid, nothing unknown", () => {
+    const callId = randomUUID();
+    const agent = agentWith({ agent_welcome_message: "Hello {{name}}, about your {{plan}} plan." });
+    const payload = toVapiCall({
+      callId,
+      orgId: ORG,
+      agent,
+      assistantId: "asst-campaign",
+      phoneNumber: { id: randomUUID(), number: "+14155550000", providerNumberId: "pn-campaign" },
+      customer: { number: "+14155550104", name: "Grace Hopper" },
+      variableValues: { plan: "Gold", name: "Grace Hopper" },
+      campaign: { campaignId: randomUUID(), contactId: randomUUID(), attempt: 2 },
+      optOutTool: OPT_OUT_TOOL,
+      signal: AbortSignal.timeout(1000),
+    });
+    expect(vapi.problems("CreateCallDTO", payload)).toEqual([]);
+    expect(payload.assistantOverrides).toEqual({
+      variableValues: { plan: "Gold", name: "Grace Hopper" },
+      metadata: { callId, orgId: ORG, agentId: agent.id },
+      "tools:append": [{ type: "function", function: { name: "do_not_call", description: OPT_OUT_TOOL.description, parameters: OPT_OUT_TOOL.parameters } }],
+    });
+    // Neither the campaign's ids nor the abort signal travel to Vapi.
+    expect(JSON.stringify(payload)).not.toContain("attempt");
+  });
+
+  it("the function tool's name passes Vapi's own pattern (its /…/ delimiters stripped) and a bad name would not", () => {
+    const payload = (name: string) => ({
+      assistantId: "asst-campaign",
+      phoneNumberId: "pn-campaign",
+      customer: { number: "+14155550104" },
+      assistantOverrides: { "tools:append": [{ type: "function", function: { name, parameters: { type: "object", properties: {} } } }] },
+    });
+    expect(vapi.problems("CreateCallDTO", payload(OPT_OUT_TOOL.name))).toEqual([]);
+    expect(vapi.problems("CreateCallDTO", payload("do not call!"))).not.toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
  * checker for what the server sends to Vapi (ARCHITECTURE.md §6):
  *
  * - `validate(name, payload)`: ajv over every `components.schemas` entry (strict off, ajv-formats), with
- *   `oneOf` read as `anyOf` (the document puts an enum beside a free string) and empty `enum` arrays dropped;
+ *   `oneOf` read as `anyOf` (the document puts an enum beside a free string), empty `enum` arrays dropped
+ *   and the `/…/` delimiters some `pattern`s are written with stripped (their README says so);
  * - `unknownFields(name, payload)`: JSON Schema lets undeclared properties through, so this walks the
  *   payload along the schema (following $ref, allOf, anyOf/oneOf — choosing the branches the value
  *   validates against) and lists every property no branch declares, at any depth.
@@ -38,6 +39,11 @@ function transform(node: unknown): unknown {
     const out: Schema = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === "enum" && Array.isArray(value) && value.length === 0) continue;
+      // A few patterns are written with JavaScript's /…/ delimiters (the function tool's name among them).
+      if (key === "pattern" && typeof value === "string" && value.length > 1 && value.startsWith("/") && value.endsWith("/")) {
+        out[key] = value.slice(1, -1);
+        continue;
+      }
       out[key === "oneOf" ? "anyOf" : key] = transform(value);
     }
     return out;

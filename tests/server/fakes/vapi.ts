@@ -90,6 +90,7 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
         const raw = Buffer.concat(chunks);
         const method = req.method ?? "GET";
         const path = (req.url ?? "/").split("?")[0]!;
+        const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
         const contentType = req.headers["content-type"] ?? "";
         let json: unknown = null;
         let form: RecordedRequest["form"] = null;
@@ -147,6 +148,23 @@ export async function startFakeVapi(options: { key?: string } = {}): Promise<Fak
           const tool = tools.get(decodeURIComponent(toolMatch[1]!));
           if (!tool) return error(404, "Couldn't Get Tool. `tool` Not Found.");
           return send(200, tool);
+        }
+        const callMatch = /^\/call\/([^/]+)$/.exec(path);
+        if (callMatch && method === "GET") {
+          const call = calls.get(decodeURIComponent(callMatch[1]!));
+          if (!call) return error(404, "Couldn't Get Call. `call` Not Found.");
+          return send(200, call);
+        }
+        if (route === "GET /call") {
+          // ListCalls: phoneNumberId, createdAtGe / createdAtLe, limit (newest first, as Vapi lists).
+          const since = query.get("createdAtGe");
+          const until = query.get("createdAtLe");
+          const listed = [...calls.values()]
+            .filter((call) => !query.get("phoneNumberId") || call.phoneNumberId === query.get("phoneNumberId"))
+            .filter((call) => (!since || String(call.createdAt) >= since) && (!until || String(call.createdAt) <= until))
+            .reverse()
+            .slice(0, Number(query.get("limit") ?? 100));
+          return send(200, listed);
         }
         if (route === "POST /call") {
           const id = randomUUID();

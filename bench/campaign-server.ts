@@ -1,0 +1,62 @@
+// One API process of `npm run bench:campaign`, in a child process of its own: the app built as
+// server/index.ts builds it (buildApp, production settings, logging off), on the bench's PostgreSQL
+// database, with its campaign dialler started (as DIALLER_ENABLED does) and a timing hook on each dial
+// (claim start → provider request). It does not listen: the sandbox delivers its webhooks to the app
+// in-process. Not part of the product.
+//
+// Prints {"ready": true, "id": "<dialler id>"} once dialling, and on SIGTERM (after the dialler has
+// stopped) {"overheadsMs": [...], "lockWaitsMs": [...], "afterClaimMs": [...], "dials": N}. Settings come from the parent's environment:
+// BENCH_DATABASE_URL, BENCH_CALL_SECONDS.
+import { randomUUID } from "node:crypto";
+import { buildApp } from "../server/app";
+import { startDialler } from "../server/campaigns/dialler";
+import { loadConfig } from "../server/config";
+import { openDatabase } from "../server/db/client";
+
+const url = process.env.BENCH_DATABASE_URL;
+if (!url) throw new Error("BENCH_DATABASE_URL is required");
+const config = loadConfig({
+  NODE_ENV: "production",
+  BETTER_AUTH_SECRET: randomUUID() + randomUUID(),
+  LOG_LEVEL: "silent",
+  SEED_DEMO: "false",
+  DATABASE_URL: url,
+  PUBLIC_URL: "http://127.0.0.1:3000",
+  CONSOLE_DIR: "/nonexistent/console",
+  DATA_DIR: `/tmp/vap-bench-campaign-${process.pid}`,
+  SANDBOX_CALL_SECONDS: process.env.BENCH_CALL_SECONDS ?? "0",
+  STARTING_CREDIT_USD: "1000000",
+  ORG_CONCURRENT_CALLS: "1000",
+  DIALLER_INTERVAL_MS: "100",
+});
+const database = await openDatabase({ kind: "postgres", url });
+const app = await buildApp({ config, database, logger: false });
+await app.ready();
+
+const overheadsMs: number[] = [];
+const lockWaitsMs: number[] = [];
+const afterClaimMs: number[] = [];
+const dialler = startDialler(app, {
+  onDial: (timing) => {
+    overheadsMs.push(timing.overheadMs);
+    lockWaitsMs.push(timing.lockWaitMs);
+    afterClaimMs.push(timing.afterClaimMs);
+  },
+});
+console.log(JSON.stringify({ ready: true, id: dialler.id }));
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(1), 20_000).unref();
+  await dialler.stop();
+  await app.close();
+  await database.close();
+  const round = (list: number[]) => list.map((ms) => Math.round(ms * 1000) / 1000);
+  console.log(JSON.stringify({ overheadsMs: round(overheadsMs), lockWaitsMs: round(lockWaitsMs), afterClaimMs: round(afterClaimMs), dials: overheadsMs.length }));
+  process.exit(0);
+}
+process.once("SIGTERM", () => void stop());
+process.stdin.on("end", () => void stop());
+process.stdin.resume();

@@ -1,0 +1,238 @@
+// `npm run bench:campaign [-- --quick] [-- --call-seconds=0.5]`: the campaign dialler at scale (issue 13).
+//
+// On PostgreSQL (TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres; a fresh database,
+// dropped at the end): one organisation, 10,000 contacts (--quick: 1,000), max_concurrency 50, one
+// attempt each, sandbox calls that end at once (SANDBOX_CALL_SECONDS=0; --call-seconds to give them a
+// length), dialled by two API processes (bench/campaign-server.ts: the app as server/index.ts builds it,
+// its dialler on). Prints:
+//
+// - import: contacts imported per second, from the CSV text to rows in the database (parse, check, the
+//   zones and ready_at, a multi-row insert). The campaign API's own import replaces this stand-in
+//   (importContacts below) once it lands; the figure is then its own.
+// - dial overhead: per dial, from the start of its claim (the transaction that takes it) to its request
+//   to the provider, p50 / p95 / max over every dial of both processes (the dialler's onDial hook); then
+//   the part of it spent waiting for the organisation's row (every write of the organisation's calls
+//   takes that row in turn: the webhooks of the calls on the line, the other process's claims), and the
+//   part after the claim committed.
+// - concurrency: the highest number of calls on at once, sampled every few milliseconds from this
+//   process (in_progress contacts; calls not ended every 50 ms): must equal the limit, never more.
+// - duplicate dials: provider calls (the sandbox's ledger) beyond one per contact and attempt: must be 0.
+// - time to finish against the ideal: contacts ÷ concurrency × call length (0 with calls that end at
+//   once: then the time is all dialling overhead, shown as the turnaround per line and call).
+//
+// Targets: import 10,000 rows in under 2 s; dial overhead p95 under 10 ms; concurrency never above the limit.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { agentConfigSchema } from "../contract/agent";
+import { DEFAULT_CAMPAIGN_RETRY } from "../contract/campaign";
+import { contactZones, nextOpening } from "../contract/campaign-schedule";
+import type { Database } from "../server/db/client";
+import { agents, campaigns, organizations, phoneNumbers } from "../server/db/schema";
+import { onFreshPostgres, percentile } from "./measure";
+
+const QUICK = process.argv.includes("--quick");
+const CONTACTS = QUICK ? 1_000 : 10_000;
+const CONCURRENCY = 50;
+const CALL_SECONDS = Number(process.argv.find((arg) => arg.startsWith("--call-seconds="))?.split("=")[1] ?? 0);
+const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const TARGETS = { importSeconds: 2, overheadP95Ms: 10 };
+const ALWAYS = [{ days: ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], start: "00:00", end: "24:00" }];
+const root = resolve(import.meta.dirname, "..");
+
+/** The contacts file: number, name and a column that becomes a variable. */
+function contactsCsv(n: number): string {
+  const lines = ["number,name,plan"];
+  for (let i = 0; i < n; i++) lines.push(`+1${String(2_000_000_000 + i * 13)},Contact ${i + 1},${["Gold", "Silver", "Bronze"][i % 3]}`);
+  return lines.join("\n");
+}
+
+/**
+ * The stand-in for the campaign API's import (see the header): CSV text → checked rows → one multi-row
+ * insert per 5,000 rows (unnest of arrays: one statement, few parameters).
+ */
+async function importContacts(database: Database, orgId: string, campaignId: string, csv: string): Promise<number> {
+  const [header, ...lines] = csv.split("\n");
+  const columns = header!.split(",");
+  const now = Date.now();
+  const rows = lines.map((line, index) => {
+    const values = line.split(",");
+    const number = values[columns.indexOf("number")]!.trim();
+    if (!/^\+[1-9]\d{6,14}$/.test(number)) throw new Error(`row ${index + 1}: ${number} is not E.164`);
+    const variables = Object.fromEntries(columns.map((column, i) => [column, values[i] ?? ""]).filter(([column]) => column !== "number" && column !== "name"));
+    const readyAt = nextOpening(ALWAYS, contactZones({ timezone: null, numberZones: [] }, "UTC"), now) ?? now;
+    return { id: randomUUID(), position: index + 1, number, name: values[columns.indexOf("name")] ?? null, variables: JSON.stringify(variables), readyAt: new Date(readyAt).toISOString() };
+  });
+  if (database.driver.kind !== "postgres") throw new Error("PostgreSQL only");
+  for (let i = 0; i < rows.length; i += 5_000) {
+    const batch = rows.slice(i, i + 5_000);
+    const column = <K extends keyof (typeof batch)[number]>(key: K) => batch.map((row) => row[key]);
+    await database.driver.pool.query(
+      `insert into campaign_contacts (id, org_id, campaign_id, position, number, name, variables, status, ready_at)
+       select id, $1, $2::uuid, position, number, name, variables::jsonb, 'queued', ready_at
+       from unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[]) as t(id, position, number, name, variables, ready_at)`,
+      [orgId, campaignId, column("id"), column("position"), column("number"), column("name"), column("variables"), column("readyAt")],
+    );
+  }
+  return rows.length;
+}
+
+interface Child {
+  process: ChildProcess;
+  lines: AsyncIterableIterator<string>;
+}
+
+function startChild(url: string): Child {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/campaign-server.ts"], {
+    cwd: root,
+    env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALL_SECONDS: String(CALL_SECONDS) },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  return { process: child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator]() };
+}
+
+async function nextJson<T>(child: Child): Promise<T> {
+  for (;;) {
+    const { value, done } = await child.lines.next();
+    if (done) throw new Error("a bench server stopped before answering");
+    if (value.startsWith("{")) return JSON.parse(value) as T;
+  }
+}
+
+async function postgresAnswers(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const fmt = (value: number, digits = 1) => value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+async function run(database: Database, url: string): Promise<void> {
+  // The organisation, its agent and caller number, written straight in (no sign-in needed).
+  const orgId = `org_bench_${randomUUID().slice(0, 8)}`;
+  await database.db.insert(organizations).values({ id: orgId, name: "Bench Campaigns", slug: orgId });
+  const agentId = randomUUID();
+  await database.db.insert(agents).values({ id: agentId, orgId, name: "Bench agent", config: agentConfigSchema.parse({ agent_name: "Bench agent" }) });
+  const phoneNumberId = randomUUID();
+  await database.db.insert(phoneNumbers).values({ id: phoneNumberId, orgId, name: "Bench line", number: "+14155550000", provider: "vapi", isDefault: true });
+  const campaignId = randomUUID();
+  await database.db.insert(campaigns).values({
+    id: campaignId,
+    orgId,
+    name: "Bench campaign",
+    agentId,
+    phoneNumberId,
+    status: "draft",
+    schedule: { windows: ALWAYS, fallback_timezone: "UTC" },
+    maxConcurrency: CONCURRENCY,
+    retry: { ...DEFAULT_CAMPAIGN_RETRY, max_attempts: 1 },
+  });
+
+  const csv = contactsCsv(CONTACTS);
+  const importStarted = performance.now();
+  const imported = await importContacts(database, orgId, campaignId, csv);
+  const importSeconds = (performance.now() - importStarted) / 1000;
+  await database.db.execute(sql`analyze campaign_contacts`);
+
+  const children = [startChild(url), startChild(url)];
+  await Promise.all(children.map((child) => nextJson<{ ready: true }>(child)));
+
+  const watcher = new pg.Client({ connectionString: url });
+  await watcher.connect();
+  let highest = 0;
+  let highestCalls = 0;
+  let samples = 0;
+  let sampling = true;
+  const sampleLoop = (async () => {
+    let last = 0;
+    while (sampling) {
+      const { rows } = await watcher.query<{ n: string }>("select count(*) as n from campaign_contacts where campaign_id = $1 and status = 'in_progress'", [campaignId]);
+      highest = Math.max(highest, Number(rows[0]!.n));
+      if (Date.now() - last > 50) {
+        last = Date.now();
+        const calls = await watcher.query<{ n: string }>("select count(*) as n from calls where campaign_id = $1 and status <> 'ended'", [campaignId]);
+        highestCalls = Math.max(highestCalls, Number(calls.rows[0]!.n));
+      }
+      samples++;
+      await new Promise((done) => setTimeout(done, 2));
+    }
+  })();
+
+  const started = performance.now();
+  await database.db.execute(sql`update campaigns set status = 'running', started_at = now() where id = ${campaignId}`);
+  await database.db.execute(sql`insert into campaign_events (id, org_id, campaign_id, kind, detail) values (${randomUUID()}, ${orgId}, ${campaignId}, 'started', 'Started (bench).')`);
+  for (;;) {
+    const { rows } = await watcher.query<{ status: string }>("select status from campaigns where id = $1", [campaignId]);
+    if (rows[0]?.status === "completed") break;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  sampling = false;
+  await sampleLoop;
+
+  for (const child of children) child.process.kill("SIGTERM");
+  const reports = await Promise.all(children.map((child) => nextJson<{ overheadsMs: number[]; lockWaitsMs: number[]; afterClaimMs: number[]; dials: number }>(child)));
+  const sorted = (pick: (report: (typeof reports)[number]) => number[]) => reports.flatMap(pick).sort((a, b) => a - b);
+  const overheads = sorted((report) => report.overheadsMs);
+  const lockWaits = sorted((report) => report.lockWaitsMs);
+  const afterClaim = sorted((report) => report.afterClaimMs);
+
+  const duplicates = Number(
+    (
+      await watcher.query<{ n: string }>(
+        `select coalesce(sum(n - 1), 0) as n from (
+           select count(*) as n from sandbox_provider_calls where request->'campaign'->>'campaignId' = $1
+           group by request->'campaign'->>'contactId', request->'campaign'->>'attempt' having count(*) > 1) dupes`,
+        [campaignId],
+      )
+    ).rows[0]!.n,
+  );
+  const tally = (await watcher.query<{ status: string; n: string }>("select status, count(*) as n from campaign_contacts where campaign_id = $1 group by status", [campaignId])).rows;
+  const placed = Number((await watcher.query<{ n: string }>("select count(*) as n from calls where campaign_id = $1", [campaignId])).rows[0]!.n);
+  await watcher.end();
+
+  const ideal = (imported / CONCURRENCY) * CALL_SECONDS;
+  const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
+  console.log(`npm run bench:campaign${QUICK ? " --quick" : ""}: ${cpus().length} cores, load ${loadavg().map((load) => load.toFixed(1)).join(" ")}; PostgreSQL; two API processes`);
+  console.log(`contacts ${imported.toLocaleString("en-US")}, max_concurrency ${CONCURRENCY}, one attempt each, sandbox calls of ${CALL_SECONDS} s`);
+  console.log("");
+  console.log("| figure | value | target | |");
+  console.log("|---|---|---|---|");
+  console.log(`| import (CSV → rows) | ${fmt(importSeconds, 2)} s, ${Math.round(imported / importSeconds).toLocaleString("en-US")} contacts/s | 10,000 in < ${TARGETS.importSeconds} s | ${verdict(importSeconds * (10_000 / imported) < TARGETS.importSeconds)} |`);
+  const spread = (list: number[]) => `p50 ${fmt(percentile(list, 50), 2)} ms, p95 ${fmt(percentile(list, 95), 2)} ms, max ${fmt(list.at(-1) ?? NaN, 2)} ms`;
+  console.log(
+    `| dial overhead (claim start → request) | ${spread(overheads)} (${overheads.length.toLocaleString("en-US")} dials: ${reports.map((report) => report.dials).join(" + ")}) | p95 < ${TARGETS.overheadP95Ms} ms | ${verdict(percentile(overheads, 95) < TARGETS.overheadP95Ms)} |`,
+  );
+  console.log(`| … of which waiting for the organisation's row | ${spread(lockWaits)} | — | |`);
+  console.log(`| … claim committed → request | ${spread(afterClaim)} | — | |`);
+  console.log(`| highest concurrency | ${highest} contacts in progress, ${highestCalls} calls not ended (${samples.toLocaleString("en-US")} samples) | = ${CONCURRENCY}, never more | ${verdict(highest <= CONCURRENCY && highestCalls <= CONCURRENCY)}${highest < CONCURRENCY ? " (limit not reached)" : ""} |`);
+  console.log(`| duplicate dials | ${duplicates} (${placed.toLocaleString("en-US")} calls placed) | 0 | ${verdict(duplicates === 0 && placed === imported)} |`);
+  console.log(
+    `| time to finish | ${fmt(seconds)} s; ideal ${fmt(ideal)} s${ideal > 0 ? ` (${fmt(seconds / ideal, 2)}×)` : ""}; ${fmt(imported / seconds, 0)} calls/s, ${fmt((seconds * CONCURRENCY * 1000) / imported, 0)} ms per line and call | — | |`,
+  );
+  console.log("");
+  console.log(`contacts: ${tally.map((row) => `${row.n} ${row.status}`).join(", ")}`);
+}
+
+const unavailable = await postgresAnswers(PG_URL);
+if (unavailable) {
+  console.log(`bench:campaign needs PostgreSQL (TEST_DATABASE_URL, else ${PG_URL}): ${unavailable}. Skipped.`);
+} else {
+  const url = new URL(PG_URL);
+  await onFreshPostgres(PG_URL, async (database) => {
+    const name = (database.location.split("/").pop() ?? "").split(",")[0]!;
+    url.pathname = `/${name}`;
+    await run(database, url.toString());
+  });
+}
