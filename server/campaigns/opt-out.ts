@@ -6,17 +6,14 @@
  * (server/campaigns/settle.ts reads the list then: while the call is on, the contact stays in_progress,
  * so it keeps its place in the campaign's concurrency until the line is free). A contact no longer in a
  * call (the tool answered late) is marked dnc at once.
- *
- * DO-NOT-CALL WRITES: addToDnc below is a minimal private insert until the campaign API's
- * server/campaigns/dnc.ts (addToDnc(tx, orgId, {number, reason, source, callId, createdBy})) lands; then
- * this file calls that instead.
+ * The list is written by server/campaigns/dnc.ts (addToDnc), as every other addition is: the number's
+ * waiting contacts in the organisation's other campaigns stop too.
  */
-import { randomUUID } from "node:crypto";
 import { and, eq, notInArray } from "drizzle-orm";
-import type { DncSource } from "../../contract/campaign-shared";
 import type { CallRow } from "../calls/repository";
 import type { Db } from "../db/client";
-import { campaignContacts, dncNumbers } from "../db/schema";
+import { campaignContacts } from "../db/schema";
+import { addToDnc } from "./dnc";
 import type { FunctionToolSpec } from "../voice/types";
 import { lockOrganisationForCalls } from "../wallet/wallet";
 import type { ToolHandler } from "../webhooks/tools";
@@ -33,13 +30,6 @@ export const OPT_OUT_TOOL: FunctionToolSpec = {
 };
 
 const OPT_OUT_REASON = "Asked not to be called again during a call";
-
-async function addToDnc(tx: Db, orgId: string, entry: { number: string; reason: string | null; source: DncSource; callId: string | null; createdBy: string | null }): Promise<void> {
-  await tx
-    .insert(dncNumbers)
-    .values({ id: randomUUID(), orgId, number: entry.number, reason: entry.reason, source: entry.source, callId: entry.callId, createdBy: entry.createdBy, createdAt: new Date() })
-    .onConflictDoNothing();
-}
 
 /** Records the opt-out of the call's customer (idempotent: a second delivery changes nothing). */
 export async function recordOptOut(db: Db, call: CallRow, said: string | null): Promise<void> {
