@@ -6,9 +6,9 @@
 // length), dialled by two API processes (bench/campaign-server.ts: the app as server/index.ts builds it,
 // its dialler on). Prints:
 //
-// - import: contacts imported per second, from the CSV text to rows in the database (parse, check, the
-//   zones and ready_at, a multi-row insert). The campaign API's own import replaces this stand-in
-//   (importContacts below) once it lands; the figure is then its own.
+// - import: contacts imported per second, from the CSV text to rows in the database, through the API's
+//   own import (server/campaigns/contacts-import.ts: parse, check, duplicates, do-not-call list, zones,
+//   ready_at, chunked inserts in one transaction).
 // - dial overhead: per dial, from the start of its claim (the transaction that takes it) to its request
 //   to the provider, p50 / p95 / max over every dial of both processes (the dialler's onDial hook); then
 //   the part of it spent waiting for the organisation's row (every write of the organisation's calls
@@ -31,9 +31,11 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { agentConfigSchema } from "../contract/agent";
 import { DEFAULT_CAMPAIGN_RETRY } from "../contract/campaign";
-import { contactZones, nextOpening } from "../contract/campaign-schedule";
 import type { Database } from "../server/db/client";
 import { agents, campaigns, organizations, phoneNumbers } from "../server/db/schema";
+import { contactRowsFromCsv, importContacts as importCampaignContacts } from "../server/campaigns/contacts-import";
+import { createCampaignSignals } from "../server/campaigns/signals";
+import { orgScope } from "../server/data/orgScope";
 import { onFreshPostgres, percentile } from "./measure";
 
 const QUICK = process.argv.includes("--quick");
@@ -52,34 +54,15 @@ function contactsCsv(n: number): string {
   return lines.join("\n");
 }
 
-/**
- * The stand-in for the campaign API's import (see the header): CSV text → checked rows → one multi-row
- * insert per 5,000 rows (unnest of arrays: one statement, few parameters).
- */
+/** CSV text → the API's import (what POST /campaign/{id}/contacts runs after reading the upload). */
 async function importContacts(database: Database, orgId: string, campaignId: string, csv: string): Promise<number> {
-  const [header, ...lines] = csv.split("\n");
-  const columns = header!.split(",");
-  const now = Date.now();
-  const rows = lines.map((line, index) => {
-    const values = line.split(",");
-    const number = values[columns.indexOf("number")]!.trim();
-    if (!/^\+[1-9]\d{6,14}$/.test(number)) throw new Error(`row ${index + 1}: ${number} is not E.164`);
-    const variables = Object.fromEntries(columns.map((column, i) => [column, values[i] ?? ""]).filter(([column]) => column !== "number" && column !== "name"));
-    const readyAt = nextOpening(ALWAYS, contactZones({ timezone: null, numberZones: [] }, "UTC"), now) ?? now;
-    return { id: randomUUID(), position: index + 1, number, name: values[columns.indexOf("name")] ?? null, variables: JSON.stringify(variables), readyAt: new Date(readyAt).toISOString() };
-  });
-  if (database.driver.kind !== "postgres") throw new Error("PostgreSQL only");
-  for (let i = 0; i < rows.length; i += 5_000) {
-    const batch = rows.slice(i, i + 5_000);
-    const column = <K extends keyof (typeof batch)[number]>(key: K) => batch.map((row) => row[key]);
-    await database.driver.pool.query(
-      `insert into campaign_contacts (id, org_id, campaign_id, position, number, name, variables, status, ready_at)
-       select id, $1, $2::uuid, position, number, name, variables::jsonb, 'queued', ready_at
-       from unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[]) as t(id, position, number, name, variables, ready_at)`,
-      [orgId, campaignId, column("id"), column("position"), column("number"), column("name"), column("variables"), column("readyAt")],
-    );
-  }
-  return rows.length;
+  const report = await importCampaignContacts(
+    { db: database.db, scope: orgScope(database.db, orgId), userId: "bench", signals: createCampaignSignals() },
+    campaignId,
+    contactRowsFromCsv(csv),
+  );
+  if (report.invalid_count > 0) throw new Error(`the import refused ${report.invalid_count} rows: ${JSON.stringify(report.invalid.slice(0, 3))}`);
+  return report.accepted;
 }
 
 interface Child {
