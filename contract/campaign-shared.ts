@@ -134,6 +134,9 @@ export const DNC_REASON_MAX_LENGTH = 300;
 /** CSV columns with a meaning of their own (matched case-insensitively, trimmed); the rest become variables. */
 export const CONTACT_CSV_COLUMNS = { number: ["number", "phone", "phone_number", "phonenumber", "mobile"], name: ["name", "full_name"], timezone: ["timezone", "time_zone", "tz"] } as const;
 
+/** How a CSV header is matched against CONTACT_CSV_COLUMNS: trimmed, lower case, spaces and dashes as "_" ("Phone Number" → phone_number). */
+export const csvColumnKey = (header: string): string => header.trim().toLowerCase().replace(/[\s-]+/g, "_");
+
 /** Paths (under /api). */
 export const CAMPAIGN_PATHS = {
   list: "/campaign/",

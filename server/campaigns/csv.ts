@@ -27,7 +27,7 @@ export interface CsvRecord {
 }
 
 /** A header cell as CONTACT_CSV_COLUMNS spells names: trimmed, lower case, spaces and dashes as _ ("Phone Number" → phone_number). */
-export const csvColumnKey = (header: string) => header.trim().toLowerCase().replace(/[\s-]+/g, "_");
+export { csvColumnKey } from "../../contract/campaign-shared";
 
 const QUOTE = 34;
 const COMMA = 44;

@@ -24,6 +24,8 @@ describe("reading a contact file", () => {
     const mapping = guessMapping(header);
     expect(mapping).toEqual({ number: 0, name: 1, timezone: 2, skipped: [4] });
     expect(variableColumns(header, mapping)).toEqual([3]);
+    // As the server reads them: a spreadsheet's "Phone Number" and "Time Zone" headers.
+    expect(guessMapping(["Name", "Phone Number", "Time Zone", "plan"])).toEqual({ number: 1, name: 0, timezone: 2, skipped: [] });
   });
 
   it("makes each row a contact, empty name and zone as null, unticked columns left out", () => {

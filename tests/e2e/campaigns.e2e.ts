@@ -13,10 +13,12 @@ const CSV = ["Phone Number,Name,Time Zone,plan", "+14155550100,Ann Lee,UTC,gold"
 
 /** Opens an antd Select by its form item's label and picks its first option. */
 async function pickFirst(page: Page, label: string): Promise<void> {
-  await page.locator(".ant-form-item").filter({ has: page.locator(`label:text-is("${label}")`) }).locator(".ant-select-selector").click();
-  const option = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option").first();
-  await option.waitFor();
-  await option.click();
+  const item = page.locator(".ant-form-item").filter({ has: page.locator(`label:text-is("${label}")`) });
+  await item.locator(".ant-select-selector").click();
+  // The open list's first option is the active one: Enter picks it (the other Select's list may still be closing).
+  await page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-active").first().waitFor();
+  await page.keyboard.press("Enter");
+  await item.locator(".ant-select-selection-item").waitFor();
 }
 
 async function campaign(id: string): Promise<Campaign> {

@@ -6,7 +6,7 @@
  * requests, and their reports are added up (row numbers counted from the file's first row).
  */
 import type { ContactImportJson, ContactImportReport } from "../../../../contract/campaign";
-import { CONTACT_CSV_COLUMNS, CONTACT_IMPORT_JSON_MAX_ROWS, IMPORT_REPORT_INVALID_MAX } from "../../../../contract/campaign-shared";
+import { CONTACT_CSV_COLUMNS, CONTACT_IMPORT_JSON_MAX_ROWS, IMPORT_REPORT_INVALID_MAX, csvColumnKey } from "../../../../contract/campaign-shared";
 import { toCsv, type ParsedCsv } from "../../../lib/csv";
 
 export type ContactInput = ContactImportJson["contacts"][number];
@@ -20,7 +20,8 @@ export interface ColumnMapping {
 }
 
 const columnIndex = (header: string[], names: readonly string[]): number | null => {
-  const index = header.findIndex((name) => names.includes(name.trim().toLowerCase()));
+  // Matched as the server matches them ("Phone Number", "time-zone" and "TZ" are known columns too).
+  const index = header.findIndex((name) => names.includes(csvColumnKey(name)));
   return index < 0 ? null : index;
 };
 
