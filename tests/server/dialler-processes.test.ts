@@ -12,19 +12,17 @@
  * Needs PostgreSQL (TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres): skipped, saying
  * so, when none answers.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
 import { addContacts, campaignWorld, createCampaign, numbers, type CampaignWorld } from "./dialler-fixtures";
 import { buildTestApp, postgresDatabase } from "./helpers";
+import { freePort, startServer, waitForOutput, type ServerProcess } from "./server-process";
 
 const SERVER_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-const root = resolve(import.meta.dirname, "../..");
 
 async function postgresAnswers(url: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -40,45 +38,6 @@ async function postgresAnswers(url: string): Promise<string | null> {
 }
 
 const unavailable = await postgresAnswers(SERVER_URL);
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => ok(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-interface ServerProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(env: Record<string, string>): ServerProcess {
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", HOST: "127.0.0.1", LOG_LEVEL: "warn", CONSOLE_DIR: "/nonexistent/console", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((done) => child.once("exit", (code, signal) => done(code ?? (signal ? -1 : null))));
-  return { child, output: () => output, exited };
-}
-
-async function waitForOutput(server: ServerProcess, text: string, timeoutMs = 40_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!server.output().includes(text)) {
-    if (server.child.exitCode !== null) throw new Error(`The server exited (${server.child.exitCode}):\n${server.output()}`);
-    if (Date.now() > deadline) throw new Error(`No "${text}" within ${timeoutMs} ms:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

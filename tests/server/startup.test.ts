@@ -1,61 +1,12 @@
 /**
  * The server as `npm run server` starts it: a real process on a temporary DATA_DIR.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, startServer, waitForOutput, type ServerProcess } from "./server-process";
 
-const root = resolve(import.meta.dirname, "../..");
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => ok(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-interface ServerProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(env: Record<string, string>): ServerProcess {
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      CONSOLE_DIR: "/nonexistent/console",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForOutput(server: ServerProcess, text: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!server.output().includes(text)) {
-    if (server.child.exitCode !== null) throw new Error(`The server exited (${server.child.exitCode}):\n${server.output()}`);
-    if (Date.now() > deadline) throw new Error(`No "${text}" within ${timeoutMs} ms:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function stop(server: ServerProcess): Promise<number | null> {
   server.child.kill("SIGTERM");
