@@ -105,10 +105,16 @@ export function generateDemoCampaigns(data: DemoData, input: { orgId: string; cr
     const createdAt = new Date(startedAt.getTime() - DAY + 37 * MINUTE);
     let position = 0;
     let lastEnd = startedAt.getTime();
+    // The completed campaign ran until its stop time: a retry still due then was cut off (cancelled, as the
+    // dialler does at end_at). The paused one still owes its retries: those contacts wait (queued).
+    const stopAt = new Date(Math.max(...eligible.map((call) => call.endedAt!.getTime()), startedAt.getTime()) + 30 * MINUTE);
+    let retriesDue = 0;
     for (const [number, calls] of byNumber) {
       const contactId = uuid();
       const last = calls.at(-1)!;
       const outcome = outcomeOf(last);
+      const retryDue = RETRYABLE.has(outcome) && calls.length < DEFAULT_CAMPAIGN_RETRY.max_attempts;
+      if (retryDue) retriesDue++;
       for (const call of calls) {
         call.campaignId = id;
         call.campaignContactId = contactId;
@@ -125,10 +131,12 @@ export function generateDemoCampaigns(data: DemoData, input: { orgId: string; cr
         timezone: null,
         numberZones: numberTimeZones(number),
         variables: last.customerName ? { first_name: last.customerName.split(" ")[0]! } : {},
-        status: outcome,
+        status: retryDue ? (spec.status === "paused" ? "queued" : "cancelled") : outcome,
         outcome,
         lastEndedReason: last.endedReason ?? null,
         attempts: calls.length,
+        // Paused: resume computes when each waiting contact may be called; its retry not before the delay.
+        ...(retryDue && spec.status === "paused" ? { notBefore: new Date(last.endedAt!.getTime() + DEFAULT_CAMPAIGN_RETRY.delay_minutes * MINUTE), readyAt: null } : {}),
         lastCallId: last.id!,
         createdAt,
         updatedAt: last.endedAt!,
@@ -162,7 +170,7 @@ export function generateDemoCampaigns(data: DemoData, input: { orgId: string; cr
         updatedAt: createdAt,
       });
     }
-    const completedAt = spec.status === "completed" ? new Date(lastEnd + MINUTE) : null;
+    const completedAt = spec.status === "completed" ? new Date(Math.max(lastEnd + MINUTE, stopAt.getTime())) : null;
     const pausedAt = new Date(Math.min(now - 20 * MINUTE, lastEnd + 5 * MINUTE));
     const updatedAt = completedAt ?? pausedAt;
     result.campaigns.push({
@@ -174,7 +182,7 @@ export function generateDemoCampaigns(data: DemoData, input: { orgId: string; cr
       status: spec.status,
       schedule: { windows: WINDOWS, fallback_timezone: FALLBACK_ZONE },
       startAt: null,
-      endAt: null,
+      endAt: spec.status === "completed" ? stopAt : null,
       maxConcurrency: 3,
       retry: { ...DEFAULT_CAMPAIGN_RETRY, on: [...DEFAULT_CAMPAIGN_RETRY.on] },
       pauseCode: spec.status === "paused" ? "manual" : null,
@@ -191,7 +199,16 @@ export function generateDemoCampaigns(data: DemoData, input: { orgId: string; cr
     event("created", `Created "${spec.name}" as a draft.`, createdAt);
     event("imported", `${contacts} contacts added.`, new Date(createdAt.getTime() + 3 * MINUTE));
     event("started", `Started by ${input.createdByName} (${contacts} contacts queued).`, startedAt);
-    if (completedAt) event("completed", "Every contact was called: the campaign is complete.", completedAt, null);
+    if (completedAt) {
+      event(
+        "completed",
+        retriesDue > 0
+          ? `The stop time came: the campaign is complete (${retriesDue} ${retriesDue === 1 ? "retry was" : "retries were"} not made and ${retriesDue === 1 ? "its contact is" : "their contacts are"} cancelled).`
+          : "Every contact was called: the campaign is complete.",
+        completedAt,
+        null,
+      );
+    }
     else event("paused", `Paused by ${input.createdByName}: calls in progress finish, no new calls start.`, pausedAt);
   }
 

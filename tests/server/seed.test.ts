@@ -154,11 +154,11 @@ describe("demo data", () => {
       if (row.status === "completed") expect(own.every((contact) => FINAL_CONTACT_STATUSES.includes(contact.status as never))).toBe(true);
       else expect(own.filter((contact) => contact.status === "queued").length).toBeGreaterThan(10);
     }
+    const retrying = (outcome: string | null, attempts: number) => ["busy", "no_answer", "voicemail"].includes(outcome ?? "") && attempts < 3;
     for (const contact of contacts) {
       const own = campaignCalls.filter((call) => call.campaignContactId === contact.id);
-      if (contact.status === "queued") {
+      if (contact.status === "queued" && contact.attempts === 0) {
         expect(own).toEqual([]);
-        expect(contact.attempts).toBe(0);
         continue;
       }
       const last = own.at(-1)!;
@@ -167,9 +167,11 @@ describe("demo data", () => {
         attempts: own.length,
         lastCallId: last.id,
         outcome: last.outcome,
-        status: last.outcome,
+        // A retry still owed waits in the paused campaign and was cut off by the completed one's stop time.
+        status: retrying(last.outcome, own.length) ? (campaignRows.find((row) => row.id === contact.campaignId)!.status === "paused" ? "queued" : "cancelled") : last.outcome,
         lastEndedReason: last.endedReason,
       });
+      if (contact.status === "queued") expect(contact.notBefore!.getTime()).toBe(last.endedAt!.getTime() + 60 * 60_000);
       // Every attempt but the last ended in an outcome the campaign retries.
       expect(own.slice(0, -1).every((call) => ["busy", "no_answer", "voicemail"].includes(call.outcome ?? ""))).toBe(true);
     }
