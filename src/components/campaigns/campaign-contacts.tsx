@@ -3,7 +3,6 @@ import { useState } from "react";
 import type { Campaign, CampaignContact } from "../../../contract/campaign";
 import type { ContactStatus } from "../../../contract/campaign-shared";
 import { CALL_OUTCOMES, type CallOutcome } from "../../../contract/call-outcome";
-import { DEFAULT_PAGE_SIZE } from "../../../contract/paging";
 import { strings } from "../../config/strings";
 import { useDraft } from "../calls/use-draft";
 import { ListLoadError } from "../list-load-error";
@@ -12,6 +11,7 @@ import { formatInstant, formatRelative } from "./campaign-format";
 import { contactStateOptions } from "./campaign-progress";
 import { ContactStatusTag } from "./campaign-status-tag";
 import { useCampaignContacts } from "./use-campaign-detail";
+import { useTablePaging } from "./use-table-paging";
 
 const text = strings.campaigns.contacts;
 const outcomes = strings.callLogs.outcomes;
@@ -38,8 +38,7 @@ function ContactCalls({ contact, onOpenCall }: { contact: CampaignContact; onOpe
  * searched by name or number; asked again with the campaign while it is live.
  */
 export function CampaignContacts({ campaign, live, onOpenCall }: { campaign: Campaign; live: boolean; onOpenCall: (id: string) => void }) {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, setPage, pagination } = useTablePaging(text.total);
   const [status, setStatus] = useState<ContactStatus | undefined>();
   const [outcome, setOutcome] = useState<CallOutcome | undefined>();
   const [search, setSearch] = useState("");
@@ -96,17 +95,7 @@ export function CampaignContacts({ campaign, live, onOpenCall }: { campaign: Cam
         loading={query.isPending}
         scroll={{ x: "max-content" }}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filtered ? text.emptyFiltered : text.empty} /> }}
-        pagination={{
-          current: page,
-          pageSize,
-          total,
-          showSizeChanger: true,
-          showTotal: (count) => text.total(count),
-          onChange: (next, size) => {
-            setPage(size === pageSize ? next : 1);
-            setPageSize(size);
-          },
-        }}
+        pagination={pagination(total)}
       >
         <Table.Column<CampaignContact>
           title={text.columns.contact}

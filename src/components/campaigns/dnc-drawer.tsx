@@ -5,7 +5,7 @@ import { Alert, App, Button, Drawer, Flex, Form, Input, Progress, Table, Typogra
 import { useState } from "react";
 import type { DncEntry } from "../../../contract/campaign";
 import { CAMPAIGN_PATHS, CONTACT_IMPORT_MAX_BYTES, DNC_REASON_MAX_LENGTH } from "../../../contract/campaign-shared";
-import { DEFAULT_PAGE_SIZE, type ListEnvelope } from "../../../contract/paging";
+import type { ListEnvelope } from "../../../contract/paging";
 import { useAuthSession } from "../../auth/session";
 import { strings } from "../../config/strings";
 import { useToasts } from "../../lib/toast";
@@ -15,6 +15,7 @@ import { useDraft } from "../calls/use-draft";
 import { ListLoadError } from "../list-load-error";
 import { formatInstant } from "./campaign-format";
 import { useCampaignPermissions } from "./use-campaign-permissions";
+import { useTablePaging } from "./use-table-paging";
 
 const text = strings.campaigns.dnc;
 
@@ -156,8 +157,7 @@ export function DncDrawer({ open, onClose }: { open: boolean; onClose: () => voi
   const { canCreate, canDelete } = useCampaignPermissions();
   const { modal } = App.useApp();
   const toasts = useToasts();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, setPage, pagination } = useTablePaging(text.total);
   const [search, setSearch] = useState("");
   const [draft, setDraft] = useDraft(search, (value) => {
     setSearch(value.trim());
@@ -212,17 +212,7 @@ export function DncDrawer({ open, onClose }: { open: boolean; onClose: () => voi
         loading={query.isFetching}
         scroll={{ x: "max-content" }}
         locale={{ emptyText: search ? text.emptyFiltered : text.empty }}
-        pagination={{
-          current: page,
-          pageSize,
-          total,
-          showSizeChanger: true,
-          showTotal: (count) => text.total(count),
-          onChange: (next, size) => {
-            setPage(size === pageSize ? next : 1);
-            setPageSize(size);
-          },
-        }}
+        pagination={pagination(total)}
       >
         <Table.Column<DncEntry> title={text.columns.number} dataIndex="number" render={(value: string) => <Typography.Text copyable={{ text: value }}>{value}</Typography.Text>} />
         <Table.Column<DncEntry> title={text.columns.reason} dataIndex="reason" render={(value: string | null) => value ?? "—"} />
