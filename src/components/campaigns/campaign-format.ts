@@ -30,7 +30,8 @@ export function progressOf(counts: Partial<CampaignCounts>): number {
   return total > 0 ? Math.min(1, finishedContacts(counts) / total) : 0;
 }
 
-export const formatCount = (value: number): string => value.toLocaleString("en-US");
+/** Counts as the dashboard writes them ("1,234"). */
+export { formatCount } from "../dashboard/dashboard-format";
 
 export const formatPercent = (fraction: number): string => `${Math.round(fraction * 100)}%`;
 
