@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CAMPAIGN_ID, makeCampaign, makeCounts, OTHER_CAMPAIGN_ID, queriesTo, serveCampaigns } from "./campaigns-fixtures";
 import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs, waitForPath } from "./test-utils";
 
@@ -143,6 +143,22 @@ describe("the campaign list", () => {
     const buttons = screen.getAllByRole("button", { name: "Create campaign" });
     await user.click(buttons.at(-1)!);
     await waitForPath(pathname, "/campaigns/create");
+  });
+
+  it("asks again every few seconds while a campaign on the page is running, and stops once none is", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { state, fetch } = await openList("org:admin", [RUNNING, DRAFT]);
+    const asked = () => fetch.to("GET", "/api/campaign/").length;
+    const before = asked();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await waitFor(() => expect(asked()).toBe(before + 1));
+
+    state.campaigns[0]!.status = "completed";
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await within(row("Spring renewals")).findByText("Completed")).toBeInTheDocument();
+    const settled = asked();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(asked()).toBe(settled);
   });
 
   it("says when the list fails, with the server's detail, and Retry asks again", async () => {
