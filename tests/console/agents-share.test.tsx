@@ -5,23 +5,12 @@ import type { Agent } from "../../contract/agent";
 import type { PhoneNumber } from "../../contract/phone-number";
 import { SharePanel } from "../../src/components/agents/share-panel";
 import { AGENT_ID, makeAgent, serveAgents } from "./agents-fixtures";
+import { makeNumber } from "./phone-numbers-fixtures";
 import { ConsoleProviders, FakeSession, installFetchFake, json, type FetchFake } from "./test-utils";
 
 const PUT_PATH = `/api/agent/${AGENT_ID}`;
 
-const DEFAULT_NUMBER: PhoneNumber = {
-  id: "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
-  name: "Front desk",
-  number: "+14155550123",
-  isDefault: true,
-  provider: "vapi",
-  agent_id: null,
-  provider_number_id: null,
-  is_sandbox: true,
-  has_credentials: false,
-  created_at: "2026-03-01T09:00:00.000Z",
-  updated_at: "2026-03-01T09:00:00.000Z",
-};
+const DEFAULT_NUMBER = makeNumber({ id: "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f", name: "Front desk", number: "+14155550123" });
 
 /** The share panel's own requests: the default phone number (or 404) and the organisation's web-call links (none). */
 function serveSharing(fetch: FetchFake, defaultNumber: PhoneNumber | null = DEFAULT_NUMBER) {

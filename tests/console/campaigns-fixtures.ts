@@ -6,11 +6,13 @@ import { CAMPAIGN_TRANSITIONS, CONTACT_STATUSES, type CampaignAction, type Campa
 import type { PhoneNumber } from "../../contract/phone-number";
 import { AGENT_ID, makeAgent } from "./agents-fixtures";
 import { json, type FetchFake, type RecordedRequest } from "./fetch-fake";
+import { makeNumber, NUMBER_ID } from "./phone-numbers-fixtures";
+
+export { makeNumber, NUMBER_ID };
 
 export const CAMPAIGN_ID = "c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f60";
 export const OTHER_CAMPAIGN_ID = "c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f61";
 export const NEW_CAMPAIGN_ID = "c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f62";
-export const NUMBER_ID = "9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f";
 export const CONTACT_ID = "a1b2c3d4-0000-4000-8000-000000000001";
 export const CONTACT_CALL_ID = "7c1e0d5f-8a8b-4c51-9a43-2f4a8f0b7e11";
 
@@ -63,23 +65,6 @@ export function makeContact(overrides: Partial<CampaignContact> = {}): CampaignC
     variables: { plan: "Gold" },
     call_ids: [CONTACT_CALL_ID],
     updated_at: "2026-03-05T09:01:15.000Z",
-    ...overrides,
-  };
-}
-
-export function makeNumber(overrides: Partial<PhoneNumber> = {}): PhoneNumber {
-  return {
-    id: NUMBER_ID,
-    name: "Main line",
-    number: "+14155550142",
-    isDefault: true,
-    provider: "vapi",
-    agent_id: null,
-    provider_number_id: null,
-    is_sandbox: true,
-    has_credentials: false,
-    created_at: "2026-03-01T09:00:00.000Z",
-    updated_at: "2026-03-01T09:00:00.000Z",
     ...overrides,
   };
 }

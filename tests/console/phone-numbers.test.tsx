@@ -3,28 +3,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { PhoneNumber } from "../../contract/phone-number";
 import { forgetPublicConfig } from "../../src/config/public-config";
 import { AGENT_ID, OTHER_AGENT_ID, makeAgent, pickOption } from "./agents-fixtures";
+import { makeNumber } from "./phone-numbers-fixtures";
 import { findScreen, installFetchFake, json, renderConsole, signedInAs, type FetchFake } from "./test-utils";
 
-const MAIN_ID = "9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f";
 const BOOKINGS_ID = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d";
 const NEW_ID = "7e8f9a0b-1c2d-4e3f-9a4b-5c6d7e8f9a0b";
-
-function makeNumber(overrides: Partial<PhoneNumber> = {}): PhoneNumber {
-  return {
-    id: MAIN_ID,
-    name: "Main line",
-    number: "+14155550142",
-    isDefault: true,
-    provider: "vapi",
-    agent_id: AGENT_ID,
-    provider_number_id: null,
-    is_sandbox: true,
-    has_credentials: false,
-    created_at: "2026-03-01T09:00:00.000Z",
-    updated_at: "2026-03-01T09:00:00.000Z",
-    ...overrides,
-  };
-}
 
 /** A small phone-number API: list, create (409 on a duplicate), update, delete; and the agents and config it reads. */
 function serve(fetch: FetchFake, initial: PhoneNumber[], voiceMode: "sandbox" | "vapi" = "sandbox") {
@@ -59,7 +42,7 @@ function serve(fetch: FetchFake, initial: PhoneNumber[], voiceMode: "sandbox" | 
   return numbers;
 }
 
-const MAIN = makeNumber();
+const MAIN = makeNumber({ agent_id: AGENT_ID });
 const BOOKINGS = makeNumber({ id: BOOKINGS_ID, name: "Bookings", number: "+442079460012", isDefault: false, agent_id: OTHER_AGENT_ID, provider: "twilio", has_credentials: true, is_sandbox: false, provider_number_id: "pn_1" });
 
 async function openScreen(fetch: FetchFake, role: "org:admin" | "org:member" = "org:admin") {
