@@ -28,6 +28,7 @@ function FirstCampaign({ onCreate }: { onCreate?: () => void }) {
 export function CampaignTable({
   tableProps,
   filtered,
+  failed,
   actions,
   permissions,
   onCreate,
@@ -35,6 +36,8 @@ export function CampaignTable({
 }: {
   tableProps: TableProps<Campaign>;
   filtered: boolean;
+  /** The list could not be loaded (the error above says so): the table claims neither "none yet" nor "none match". */
+  failed: boolean;
   actions: ReturnType<typeof useCampaignActions>;
   permissions: ReturnType<typeof useCampaignPermissions>;
   onCreate?: () => void;
@@ -47,7 +50,9 @@ export function CampaignTable({
       // Columns keep their content's width; on a phone the table scrolls inside itself.
       scroll={{ x: "max-content" }}
       locale={{
-        emptyText: filtered ? (
+        emptyText: failed ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={false} />
+        ) : filtered ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.emptyFiltered}>
             <Button onClick={onClearFilters}>{text.clearFilters}</Button>
           </Empty>
