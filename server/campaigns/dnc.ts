@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { CONTACT_CSV_COLUMNS, DNC_REASON_MAX_LENGTH, IMPORT_REPORT_INVALID_MAX, type DncEntry, type DncSource } from "../../contract/campaign";
 import { ERROR_CODES } from "../../contract/errors";
+import { containsPattern } from "../calls/list";
 import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
@@ -18,7 +19,6 @@ import { ApiError } from "../plugins/errors";
 import { contactNumber, numberArrayLiteral } from "./contact-number";
 import { CsvError, csvColumnKey, parseCsv } from "./csv";
 import { WAITING_CONTACT_STATUSES } from "./readiness";
-import { containsPattern } from "./repository";
 
 export type DncRow = typeof dncNumbers.$inferSelect;
 
