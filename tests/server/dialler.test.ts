@@ -200,4 +200,13 @@ describe("a campaign's life", () => {
     await tickUntil(dialler, () => allSettled(world.db, campaignId));
     expect((await contactsOf(world.db, campaignId))[0]).toMatchObject({ status: "answered", attempts: 1 });
   });
+
+  it("a queued contact without a ready_at and without any time zone becomes needs_timezone, not a call", async () => {
+    const campaignId = await createCampaign(world, { fallbackTimezone: null });
+    await addContacts(world, campaignId, [{ number: "+14155559610", timezone: null, readyAt: null }]);
+    const report = await diallerFor(world.app).tick();
+    expect(report.claimed).toBe(0);
+    expect((await contactsOf(world.db, campaignId))[0]).toMatchObject({ status: "needs_timezone", readyAt: null, attempts: 0 });
+    expect(await callsOf(world.db, campaignId)).toEqual([]);
+  });
 });
