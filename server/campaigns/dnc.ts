@@ -16,7 +16,7 @@ import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
 import { campaignContacts, dncNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { contactNumber, numberArrayLiteral } from "./contact-number";
+import { contactNumber, numberArrayLiteral, numberProblem } from "./contact-number";
 import { CsvError, csvColumnKey, parseCsv } from "./csv";
 import { WAITING_CONTACT_STATUSES } from "./readiness";
 
@@ -148,15 +148,13 @@ export function dncEntriesFromCsv(text: string): { entries: Array<{ number: stri
     const raw = (record.cells[numberColumn] ?? "").trim();
     const reason = reasonColumn === -1 ? null : (record.cells[reasonColumn] ?? "").trim() || null;
     const number = contactNumber(raw);
-    const problem = !raw
-      ? "number is missing"
-      : !number
-        ? `number "${raw.slice(0, 40)}" is not a phone number in E.164 form, e.g. +14155550123`
-        : reason && reason.length > DNC_REASON_MAX_LENGTH
-          ? `reason is longer than ${DNC_REASON_MAX_LENGTH} characters`
-          : reason?.includes("\u0000")
-            ? "the row holds the NUL character (is this a text file?)"
-            : null;
+    const problem =
+      numberProblem(raw, number) ??
+      (reason && reason.length > DNC_REASON_MAX_LENGTH
+        ? `reason is longer than ${DNC_REASON_MAX_LENGTH} characters`
+        : reason?.includes("\u0000")
+          ? "the row holds the NUL character (is this a text file?)"
+          : null);
     if (problem) {
       if (invalid.length < IMPORT_REPORT_INVALID_MAX) invalid.push({ row: index + 1, reason: problem });
     } else entries.push({ number: number!, reason });
