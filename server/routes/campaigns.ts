@@ -189,7 +189,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
     },
     async (request) => {
       const ctx = allowed(request, "edit");
-      await ownCampaign(ctx, request.params.id);
       return answer(ctx, await updateCampaign(ctx, request.params.id, request.body));
     },
   );
@@ -208,7 +207,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
     },
     async (request) => {
       const ctx = allowed(request, "delete");
-      await ownCampaign(ctx, request.params.id);
       await deleteCampaign(ctx, request.params.id);
       return { data: { id: request.params.id } };
     },
@@ -232,7 +230,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
       async (request) => {
         const ctx = allowed(request, "edit");
-        await ownCampaign(ctx, request.params.id);
         return answer(ctx, await transitionCampaign(ctx, request.params.id, action));
       },
     );
