@@ -166,7 +166,7 @@ class Terms {
 const dayStart = (day: SQL | Placeholder) => sql`(${day}::date::timestamp at time zone ${slot("timeZone")})`;
 
 /** LIKE pattern for "contains `text`" (the wildcards in `text` taken literally). */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The organisation's agents whose name contains the text (the agent-name part of a search). */
 function agentsNamedLike(db: Db) {

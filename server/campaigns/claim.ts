@@ -170,6 +170,27 @@ async function completeIfDone(tx: Db, campaign: CampaignRow, now: Date, why: str
   return { kind: "completed", detail };
 }
 
+/** A contact the claim looked at and did not dial: its new status, and its new ready_at (null: ready_at stays as it is). */
+interface ContactChange {
+  id: string;
+  status: "queued" | "needs_timezone" | "dnc";
+  readyAt: Date | null;
+}
+
+/** Writes `changes` with one UPDATE … FROM (VALUES …) (the rows are already locked by this transaction). */
+async function writeContactChanges(tx: Db, changes: readonly ContactChange[], now: Date): Promise<void> {
+  if (changes.length === 0) return;
+  const values = sql.join(
+    changes.map((change) => sql`(${change.id}::uuid, ${change.status}::text, ${change.readyAt ? change.readyAt.toISOString() : null}::timestamptz)`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${campaignContacts} as c
+    set status = v.status, ready_at = coalesce(v.ready_at, c.ready_at), updated_at = ${now.toISOString()}::timestamptz
+    from (values ${values}) as v(id, status, ready_at)
+    where c.id = v.id`);
+}
+
 /** Gives queued contacts that have no ready_at yet their next opening (imports and starts normally set it). */
 async function timeUntimed(tx: Db, campaign: CampaignRow, now: number): Promise<void> {
   const untimed = await tx
@@ -178,13 +199,11 @@ async function timeUntimed(tx: Db, campaign: CampaignRow, now: number): Promise<
     .where(and(eq(campaignContacts.campaignId, campaign.id), eq(campaignContacts.status, "queued"), isNull(campaignContacts.readyAt)))
     .limit(UNTIMED_BATCH)
     .for("update", { skipLocked: true });
-  for (const contact of untimed) {
+  const changes = untimed.map((contact): ContactChange => {
     const ready = nextReadyAt(campaign, contact, Math.max(now, contact.notBefore?.getTime() ?? now));
-    await tx
-      .update(campaignContacts)
-      .set(ready ? { readyAt: ready, updatedAt: new Date(now) } : { status: "needs_timezone", updatedAt: new Date(now) })
-      .where(eq(campaignContacts.id, contact.id));
-  }
+    return ready ? { id: contact.id, status: "queued", readyAt: ready } : { id: contact.id, status: "needs_timezone", readyAt: null };
+  });
+  await writeContactChanges(tx, changes, new Date(now));
 }
 
 /** Runs the claim for one campaign (see the file comment). */
@@ -268,18 +287,20 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
         .limit(wanted)
         .for("update", { of: campaignContacts, skipLocked: true });
       seen.push(...picked.map(({ contact }) => contact.id));
+      const changes: ContactChange[] = [];
       for (const { contact, listed } of picked) {
         const zones = contactZones({ timezone: contact.timezone, numberZones: contact.numberZones }, campaign.schedule.fallback_timezone);
         if (listed) {
-          await tx.update(campaignContacts).set({ status: "dnc", updatedAt: now }).where(eq(campaignContacts.id, contact.id));
+          changes.push({ id: contact.id, status: "dnc", readyAt: null });
         } else if (zones.length === 0) {
-          await tx.update(campaignContacts).set({ status: "needs_timezone", updatedAt: now }).where(eq(campaignContacts.id, contact.id));
+          changes.push({ id: contact.id, status: "needs_timezone", readyAt: null });
         } else if (!isInsideWindows(campaign.schedule.windows, zones, nowMs)) {
-          await tx.update(campaignContacts).set({ readyAt: nextReadyAt(campaign, contact, nowMs), updatedAt: now }).where(eq(campaignContacts.id, contact.id));
+          changes.push({ id: contact.id, status: "queued", readyAt: nextReadyAt(campaign, contact, nowMs) });
         } else {
           toDial.push(contact);
         }
       }
+      await writeContactChanges(tx, changes, now);
       // Fewer than asked for: none other is ready.
       if (picked.length < wanted) break;
     }

@@ -12,6 +12,14 @@ export function contactNumber(raw: string): string | null {
   return E164_PATTERN.test(number) ? number : null;
 }
 
+/** Why a row's number cell `raw` gives no number (`number`: contactNumber(raw)), or null when it gives one. */
+export function numberProblem(raw: string, number: string | null): string | null {
+  const text = raw.trim();
+  if (!text) return "number is missing";
+  if (!number) return `number "${text.slice(0, 40)}" is not a phone number in E.164 form, e.g. +14155550123`;
+  return null;
+}
+
 /**
  * E.164 numbers as one PostgreSQL text[] literal, for `number = any($1::text[])`: one parameter
  * instead of one per number (a 10,000-number lookup spent longer building the list than running it).

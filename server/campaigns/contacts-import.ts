@@ -37,7 +37,7 @@ import { orgScope, type OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { campaignContacts, campaigns } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { contactNumber, numberArrayLiteral } from "./contact-number";
+import { contactNumber, numberArrayLiteral, numberProblem } from "./contact-number";
 import { CsvError, csvColumnKey, parseCsv } from "./csv";
 import { listedNumbers } from "./dnc";
 import { recordCampaignEvent } from "./events";
@@ -155,8 +155,8 @@ function zoneChecker(): (name: string) => boolean {
 /** Why the row cannot be imported, or null. */
 function problemOf(row: ContactRow, number: string | null, isZone: (name: string) => boolean): string | null {
   if (row.problem) return row.problem;
-  if (!row.number.trim()) return "number is missing";
-  if (!number) return `number "${row.number.trim().slice(0, 40)}" is not a phone number in E.164 form, e.g. +14155550123`;
+  const numberIssue = numberProblem(row.number, number);
+  if (numberIssue) return numberIssue;
   if (row.timezone && !isZone(row.timezone)) return `timezone "${row.timezone.slice(0, 64)}" is not a known time zone (use a name such as America/New_York)`;
   if (row.name && row.name.length > CONTACT_NAME_MAX_LENGTH) return `name is longer than ${CONTACT_NAME_MAX_LENGTH} characters`;
   for (const [key, value] of Object.entries(row.variables)) {

@@ -9,11 +9,12 @@ import type { CallOutcome } from "../../contract/call-outcome";
 import { contactZones } from "../../contract/campaign-schedule";
 import type { CampaignContact, ContactStatus } from "../../contract/campaign";
 import { csvCell, csvLine } from "../calls/export";
+import { containsPattern } from "../calls/list";
 import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
 import { calls, campaignContacts } from "../db/schema";
-import { containsPattern, type CampaignRow } from "./repository";
+import type { CampaignRow } from "./repository";
 
 export type CampaignContactRow = typeof campaignContacts.$inferSelect;
 

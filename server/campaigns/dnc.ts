@@ -10,15 +10,15 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { CONTACT_CSV_COLUMNS, DNC_REASON_MAX_LENGTH, IMPORT_REPORT_INVALID_MAX, type DncEntry, type DncSource } from "../../contract/campaign";
 import { ERROR_CODES } from "../../contract/errors";
+import { containsPattern } from "../calls/list";
 import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
 import { campaignContacts, dncNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { contactNumber, numberArrayLiteral } from "./contact-number";
+import { contactNumber, numberArrayLiteral, numberProblem } from "./contact-number";
 import { CsvError, csvColumnKey, parseCsv } from "./csv";
 import { WAITING_CONTACT_STATUSES } from "./readiness";
-import { containsPattern } from "./repository";
 
 export type DncRow = typeof dncNumbers.$inferSelect;
 
@@ -148,15 +148,13 @@ export function dncEntriesFromCsv(text: string): { entries: Array<{ number: stri
     const raw = (record.cells[numberColumn] ?? "").trim();
     const reason = reasonColumn === -1 ? null : (record.cells[reasonColumn] ?? "").trim() || null;
     const number = contactNumber(raw);
-    const problem = !raw
-      ? "number is missing"
-      : !number
-        ? `number "${raw.slice(0, 40)}" is not a phone number in E.164 form, e.g. +14155550123`
-        : reason && reason.length > DNC_REASON_MAX_LENGTH
-          ? `reason is longer than ${DNC_REASON_MAX_LENGTH} characters`
-          : reason?.includes("\u0000")
-            ? "the row holds the NUL character (is this a text file?)"
-            : null;
+    const problem =
+      numberProblem(raw, number) ??
+      (reason && reason.length > DNC_REASON_MAX_LENGTH
+        ? `reason is longer than ${DNC_REASON_MAX_LENGTH} characters`
+        : reason?.includes("\u0000")
+          ? "the row holds the NUL character (is this a text file?)"
+          : null);
     if (problem) {
       if (invalid.length < IMPORT_REPORT_INVALID_MAX) invalid.push({ row: index + 1, reason: problem });
     } else entries.push({ number: number!, reason });

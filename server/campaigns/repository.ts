@@ -14,6 +14,7 @@ import {
   type RetryOutcome,
   type Weekday,
 } from "../../contract/campaign";
+import { containsPattern } from "../calls/list";
 import type { OrgScope } from "../data/orgScope";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
@@ -34,9 +35,6 @@ export async function lockCampaign(tx: Db, scope: OrgScope, id: string): Promise
     .for("update");
   return row ?? null;
 }
-
-/** `%text%` for LIKE, with the pattern characters in `text` taken literally. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 export interface CampaignListQuery {
   page: number;

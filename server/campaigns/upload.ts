@@ -6,9 +6,16 @@
  */
 import type { FastifyRequest } from "fastify";
 import { ERROR_CODES, formatByteLimit } from "../../contract";
+import { CONTACT_IMPORT_MAX_BYTES } from "../../contract/campaign";
 import { ApiError } from "../plugins/errors";
 
 export const CSV_FIELD = "file";
+
+/** @fastify/multipart's options for the CSV upload routes (contacts and do-not-call): one file of at most CONTACT_IMPORT_MAX_BYTES. */
+export const CSV_UPLOAD_OPTIONS = {
+  limits: { fileSize: CONTACT_IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 20, fieldSize: 64 * 1024 },
+  throwFileSizeLimit: true,
+} as const;
 
 export const uploadHint = (what: string) =>
   `Send ${what} as a CSV file in the multipart/form-data field "${CSV_FIELD}", or as JSON (application/json).`;

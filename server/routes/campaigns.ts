@@ -68,7 +68,7 @@ import { contactRowsFromCsv, contactRowsFromJson, importContacts } from "../camp
 import { findCampaign, listCampaigns, toApiCampaigns, type CampaignRow } from "../campaigns/repository";
 import { campaignNotFound, createCampaign, deleteCampaign, transitionCampaign, updateCampaign, type CampaignContext } from "../campaigns/service";
 import type { CampaignSignals } from "../campaigns/signals";
-import { checkJsonOrUpload, readCsvUpload } from "../campaigns/upload";
+import { checkJsonOrUpload, CSV_UPLOAD_OPTIONS, readCsvUpload } from "../campaigns/upload";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { campaignContacts } from "../db/schema";
@@ -189,7 +189,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
     },
     async (request) => {
       const ctx = allowed(request, "edit");
-      await ownCampaign(ctx, request.params.id);
       return answer(ctx, await updateCampaign(ctx, request.params.id, request.body));
     },
   );
@@ -208,7 +207,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
     },
     async (request) => {
       const ctx = allowed(request, "delete");
-      await ownCampaign(ctx, request.params.id);
       await deleteCampaign(ctx, request.params.id);
       return { data: { id: request.params.id } };
     },
@@ -232,7 +230,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
       async (request) => {
         const ctx = allowed(request, "edit");
-        await ownCampaign(ctx, request.params.id);
         return answer(ctx, await transitionCampaign(ctx, request.params.id, action));
       },
     );
@@ -263,7 +260,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
   // The import takes multipart too: the parser lives only in this child context, so no other campaign
   // route accepts multipart bodies.
   await app.register(async (uploads) => {
-    await uploads.register(multipart, { limits: { fileSize: CONTACT_IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 20, fieldSize: 64 * 1024 }, throwFileSizeLimit: true });
+    await uploads.register(multipart, CSV_UPLOAD_OPTIONS);
     uploads.withTypeProvider<ZodTypeProvider>().post(
       "/campaign/:id/contacts",
       {

@@ -18,7 +18,7 @@ import { CAMPAIGN_PATHS, CONTACT_IMPORT_MAX_BYTES, dncCreateResponseSchema, dncC
 import { deletedResponseSchema } from "../../contract/list";
 import { contactNumber } from "../campaigns/contact-number";
 import { addManyToDnc, addToDnc, dncEntriesFromCsv, listDnc, toApiDncEntry } from "../campaigns/dnc";
-import { checkJsonOrUpload, readCsvUpload } from "../campaigns/upload";
+import { checkJsonOrUpload, CSV_UPLOAD_OPTIONS, readCsvUpload } from "../campaigns/upload";
 import type { Db } from "../db/client";
 import { dncNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
@@ -63,7 +63,7 @@ export const dncRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
   );
 
   await app.register(async (uploads) => {
-    await uploads.register(multipart, { limits: { fileSize: CONTACT_IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 20, fieldSize: 64 * 1024 }, throwFileSizeLimit: true });
+    await uploads.register(multipart, CSV_UPLOAD_OPTIONS);
     uploads.withTypeProvider<ZodTypeProvider>().post(
       CAMPAIGN_PATHS.dnc,
       {

@@ -150,6 +150,8 @@ describe("the list", () => {
     const list = (await api(app, owner.memberToken, "GET", "/campaign/")).json() as { data: Campaign[]; total: number; page: number; limit: number };
     expect({ ids: list.data.map((c) => c.id), total: list.total, page: list.page, limit: list.limit }).toEqual({ ids: [third.id, second.id, first.id], total: 3, page: 1, limit: 20 });
     expect(list.data[1]!.counts).toMatchObject({ total: 1, queued: 1 });
+    // Each campaign carries its own counts (one grouped query for the page).
+    expect(list.data.map((c) => c.counts.total)).toEqual([0, 1, 0]);
     const page = (await api(app, owner.memberToken, "GET", "/campaign/?page=2&limit=2")).json() as { data: Campaign[]; total: number };
     expect(page.data.map((c) => c.id)).toEqual([first.id]);
     const running = (await api(app, owner.memberToken, "GET", "/campaign/?status=running")).json() as { data: Campaign[] };

@@ -12,7 +12,7 @@ import { DEFAULT_CAMPAIGN_RETRY, type CampaignRetry, type CampaignWindow } from 
 import { createDialler, type Dialler, type DiallerOptions } from "../../server/campaigns/dialler";
 import { recordCampaignEvent } from "../../server/campaigns/events";
 import type { Db } from "../../server/db/client";
-import { calls, campaignContacts, campaigns, dncNumbers } from "../../server/db/schema";
+import { calls, campaignContacts, campaignEvents, campaigns, dncNumbers } from "../../server/db/schema";
 import { addPhoneNumber, createAgent, newOrganisation, waitFor, type TestOrg } from "./calls-fixtures";
 
 /** Every day, all day. */
@@ -109,6 +109,11 @@ export async function contactsOf(db: Db, campaignId: string) {
 
 export async function campaignRow(db: Db, campaignId: string) {
   return (await db.select().from(campaigns).where(eq(campaigns.id, campaignId)))[0]!;
+}
+
+/** The campaign's events, oldest first. */
+export async function eventsOf(db: Db, campaignId: string) {
+  return db.select().from(campaignEvents).where(eq(campaignEvents.campaignId, campaignId)).orderBy(asc(campaignEvents.createdAt));
 }
 
 export async function callsOf(db: Db, campaignId: string) {

@@ -6,17 +6,17 @@
  * failed attempt).
  */
 import { randomUUID } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLACING_FAILED_ENDED_REASON, THROTTLE_RETRY_MS } from "../../server/campaigns/dialler";
 import { recordCampaignEvent } from "../../server/campaigns/events";
 import type { Database } from "../../server/db/client";
-import { agents, campaignEvents, campaigns, phoneNumbers } from "../../server/db/schema";
+import { agents, campaigns, phoneNumbers } from "../../server/db/schema";
 import { createSandboxVoiceProvider } from "../../server/voice/sandbox";
 import { VoiceProviderError, type PhoneCallRequest, type VoiceProvider } from "../../server/voice/types";
 import { WEBHOOK_SECRET, postWebhook, serverMessage, statusUpdate, vapiCall } from "./calls-fixtures";
-import { addContacts, allSettled, callsInProgress, callsOf, campaignRow, campaignWorld, contactsOf, createCampaign, diallerFor, numbers, sampler, tickUntil } from "./dialler-fixtures";
+import { addContacts, allSettled, callsInProgress, callsOf, campaignRow, campaignWorld, contactsOf, createCampaign, diallerFor, eventsOf, numbers, sampler, tickUntil } from "./dialler-fixtures";
 import { buildTestApp, migratedDatabase } from "./helpers";
 
 let database: Database;
@@ -48,7 +48,6 @@ const refusingWith = (error: VoiceProviderError) => () => ({
   },
 });
 
-const eventsOf = (campaignId: string) => database.db.select().from(campaignEvents).where(eq(campaignEvents.campaignId, campaignId)).orderBy(asc(campaignEvents.createdAt));
 
 describe("the wallet", () => {
   it("a balance below MIN_BALANCE_USD pauses the campaign (wallet) before any call", async () => {
@@ -62,7 +61,7 @@ describe("the wallet", () => {
     expect(campaign.pauseReason).toBe(
       "Paused automatically: the wallet's balance ($0.40) is below the minimum needed to place calls ($0.50). Top up the wallet, then resume the campaign.",
     );
-    expect((await eventsOf(campaignId)).at(-1)).toMatchObject({ kind: "auto_paused", detail: campaign.pauseReason, actor: null });
+    expect((await eventsOf(database.db, campaignId)).at(-1)).toMatchObject({ kind: "auto_paused", detail: campaign.pauseReason, actor: null });
     expect(await callsOf(database.db, campaignId)).toEqual([]);
     expect((await contactsOf(database.db, campaignId)).every((contact) => contact.status === "queued" && contact.attempts === 0)).toBe(true);
     // Paused stays paused: only a person resumes.
@@ -95,7 +94,7 @@ describe("the provider's refusals", () => {
     expect(campaign.pauseReason).toBe(`Paused automatically: the voice provider refused to place the campaign's calls. ${detail}. Fix what it names, then resume the campaign.`);
     expect(await callsOf(database.db, campaignId)).toEqual([]);
     expect((await contactsOf(database.db, campaignId)).map((contact) => [contact.status, contact.attempts, contact.lastCallId])).toEqual(Array(4).fill(["queued", 0, null]));
-    expect((await eventsOf(campaignId)).filter((event) => event.kind === "auto_paused")).toHaveLength(1);
+    expect((await eventsOf(database.db, campaignId)).filter((event) => event.kind === "auto_paused")).toHaveLength(1);
   });
 
   it("a 400 for the configuration pauses it too", async () => {

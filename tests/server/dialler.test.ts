@@ -3,12 +3,12 @@
  * sandbox provider: concurrency never above max_concurrency nor the organisation's limit under load,
  * live edits, campaign call records, completion, scheduled starts and end times.
  */
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextOpening } from "../../contract/campaign-schedule";
 import { WEEKDAYS } from "../../contract/campaign-shared";
 import type { Database } from "../../server/db/client";
-import { campaignEvents, campaigns, sandboxProviderCalls } from "../../server/db/schema";
+import { campaigns, sandboxProviderCalls } from "../../server/db/schema";
 import {
   addContacts,
   allSettled,
@@ -20,6 +20,7 @@ import {
   contactsOf,
   createCampaign,
   diallerFor,
+  eventsOf,
   expectNoDoubleDial,
   numbers,
   sampler,
@@ -127,7 +128,6 @@ describe("what a campaign call carries", () => {
 });
 
 describe("a campaign's life", () => {
-  const eventsOf = (campaignId: string) => world.db.select().from(campaignEvents).where(eq(campaignEvents.campaignId, campaignId)).orderBy(asc(campaignEvents.createdAt));
 
   it("completes once no contact is queued or in progress; a contact that needs a time zone does not hold it open", async () => {
     const campaignId = await createCampaign(world, { fallbackTimezone: null });
@@ -140,7 +140,7 @@ describe("a campaign's life", () => {
     const campaign = await campaignRow(world.db, campaignId);
     expect(campaign.completedAt).toBeInstanceOf(Date);
     expect((await contactsOf(world.db, campaignId)).map((contact) => contact.status)).toEqual(["answered", "needs_timezone"]);
-    const completed = (await eventsOf(campaignId)).find((event) => event.kind === "completed");
+    const completed = (await eventsOf(world.db, campaignId)).find((event) => event.kind === "completed");
     expect(completed?.detail).toMatch(/^Completed: every contact has been called\. Contacts: 1 answered, 1 needs timezone\.$/);
     // Nothing more happens to a completed campaign.
     const report = await dialler.tick();
@@ -157,7 +157,7 @@ describe("a campaign's life", () => {
     expect(report.started).toBe(1);
     expect(await campaignRow(world.db, due)).toMatchObject({ status: "running", startedAt: expect.any(Date) });
     expect((await campaignRow(world.db, later)).status).toBe("scheduled");
-    expect((await eventsOf(due)).map((event) => event.kind)).toContain("started");
+    expect((await eventsOf(world.db, due)).map((event) => event.kind)).toContain("started");
     await tickUntil(dialler, () => allSettled(world.db, due));
     expect((await contactsOf(world.db, later))[0]!.attempts).toBe(0);
   });
@@ -174,7 +174,7 @@ describe("a campaign's life", () => {
     expect(statuses.filter((status) => status === "answered")).toHaveLength(2);
     expect(statuses.filter((status) => status === "cancelled")).toHaveLength(4);
     expect(await callsOf(world.db, campaignId)).toHaveLength(2);
-    expect((await eventsOf(campaignId)).find((event) => event.kind === "completed")?.detail).toMatch(/end time .* passed; the contacts not reached by then were cancelled\. Contacts: 4 cancelled, 2 answered\.$/);
+    expect((await eventsOf(world.db, campaignId)).find((event) => event.kind === "completed")?.detail).toMatch(/end time .* passed; the contacts not reached by then were cancelled\. Contacts: 4 cancelled, 2 answered\.$/);
   });
 
   it("a contact outside its calling window is not dialled: its ready_at moves to the window's next opening", async () => {
@@ -199,5 +199,14 @@ describe("a campaign's life", () => {
     const dialler = diallerFor(world.app);
     await tickUntil(dialler, () => allSettled(world.db, campaignId));
     expect((await contactsOf(world.db, campaignId))[0]).toMatchObject({ status: "answered", attempts: 1 });
+  });
+
+  it("a queued contact without a ready_at and without any time zone becomes needs_timezone, not a call", async () => {
+    const campaignId = await createCampaign(world, { fallbackTimezone: null });
+    await addContacts(world, campaignId, [{ number: "+14155559610", timezone: null, readyAt: null }]);
+    const report = await diallerFor(world.app).tick();
+    expect(report.claimed).toBe(0);
+    expect((await contactsOf(world.db, campaignId))[0]).toMatchObject({ status: "needs_timezone", readyAt: null, attempts: 0 });
+    expect(await callsOf(world.db, campaignId)).toEqual([]);
   });
 });
