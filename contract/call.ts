@@ -105,7 +105,12 @@ export const callSchema = z.object({
 });
 export type Call = z.infer<typeof callSchema>;
 
+/** GET /call/{id}: the call, and the appointments it booked (issue 18), oldest first. */
+export const callDetailSchema = callSchema.extend({ appointment_ids: z.array(z.uuid()) });
+export type CallDetail = z.infer<typeof callDetailSchema>;
+
 export const callResponseSchema = z.object({ data: callSchema });
+export const callDetailResponseSchema = z.object({ data: callDetailSchema });
 
 export const callIdParamsSchema = z.object({ id: z.uuid({ error: "the call id must be a UUID" }) });
 

@@ -114,6 +114,21 @@ export type DashboardCampaign = z.infer<typeof dashboardCampaignSchema>;
 
 const periodSchema = z.object({ start_date: z.string(), end_date: z.string() });
 
+/** The dashboard's upcoming appointments card shows at most this many. */
+export const DASHBOARD_APPOINTMENTS_MAX = 5;
+
+export const dashboardAppointmentSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  start: z.string(),
+  end: z.string(),
+  customer_name: z.string().nullable(),
+  agent_id: z.uuid().nullable(),
+  agent_name: z.string().nullable(),
+  source: z.string(),
+  call_id: z.uuid().nullable(),
+});
+
 export const dashboardSchema = z.object({
   period: periodSchema.extend({ timezone: z.string(), days: z.number().int() }),
   previous_period: periodSchema,
@@ -134,6 +149,15 @@ export const dashboardSchema = z.object({
   /** Whether the organisation has any agent and any call at all (the first-run state). */
   setup: z.object({ agents: z.number().int(), calls_ever: z.boolean() }),
   campaigns: z.object({ running: z.number().int(), items: z.array(dashboardCampaignSchema) }),
+  /**
+   * The calendar (issue 14), whatever the period and agent: booked appointments starting today and in the
+   * next 7 days (in the organisation's zone; next_7_days counts from now), and the next few, soonest first.
+   */
+  appointments: z.object({
+    today: z.number().int(),
+    next_7_days: z.number().int(),
+    upcoming: z.array(dashboardAppointmentSchema),
+  }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 

@@ -21,3 +21,4 @@ export * from "./call-outcome";
 export * from "./success-outcome";
 export * from "./time-zone";
 export * from "./dashboard";
+export * from "./calendar";

@@ -14,6 +14,7 @@ export const RESOURCES = [
   "file",
   "campaign",
   "appointment",
+  "calendar",
   "order",
   "billing",
   "subscription",
@@ -37,6 +38,7 @@ export const PERMISSIONS: Record<Role, Record<Resource, readonly Action[]>> = {
     file: ALL,
     campaign: ALL,
     appointment: ALL,
+    calendar: ALL,
     order: ALL,
     billing: ALL,
     subscription: ALL,
@@ -52,7 +54,10 @@ export const PERMISSIONS: Record<Role, Record<Resource, readonly Action[]>> = {
     file: WRITE,
     // Members create, edit and run campaigns and add to the do-not-call list; admins also delete (both).
     campaign: ["list", "show", "create", "edit"],
+    // Members book, reschedule and cancel appointments (DELETE cancels; nothing is destroyed).
     appointment: WRITE,
+    // The calendar's availability rules and outside-calendar connections: members read, admins change.
+    calendar: READ,
     order: READ,
     billing: READ,
     subscription: READ,

@@ -101,5 +101,7 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
     },
     setup: { agents: facts.agents, calls_ever: facts.callsEver },
     campaigns,
+    // Filled by server/dashboard/appointments.ts (issue 14, being built).
+    appointments: { today: 0, next_7_days: 0, upcoming: [] },
   };
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql, type ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
@@ -47,8 +48,8 @@ function pgliteStartParams(): string[] {
   return [...defaults, "-c", "shared_buffers=32MB"];
 }
 
-/** Extensions the migrations use (pg_trgm: the call list's search indexes, migration 0003). */
-const pgliteExtensions = { pg_trgm };
+/** Extensions the migrations use (pg_trgm: the call list's search indexes, migration 0003; btree_gist: appointments that never overlap, 0009). */
+const pgliteExtensions = { pg_trgm, btree_gist };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {

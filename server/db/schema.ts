@@ -605,3 +605,163 @@ export const sandboxProviderCalls = pgTable("sandbox_provider_calls", {
   /** The request as placed (agent config, variables): enough to replay its end anywhere. */
   request: jsonb("request").$type<Record<string, unknown>>().notNull(),
 });
+
+/**
+ * Calendars (issue 14; contract/calendar.ts): one set of availability rules each, the organisation's
+ * (agent_id null, at most one) or an agent's own. A calendar row exists once its rules were saved or an
+ * appointment was booked in it (with the defaults then). `weekly`, `closed_dates` and `date_overrides`
+ * are the API's shapes as given.
+ */
+export const calendars = pgTable(
+  "calendars",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    agentId: uuid("agent_id").references(() => agents.id, { onDelete: "cascade" }),
+    timezone: text("timezone").notNull(),
+    weekly: jsonb("weekly").$type<{ day: string; start: string; end: string }[]>().notNull(),
+    slotMinutes: integer("slot_minutes").notNull(),
+    bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
+    bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
+    minNoticeMinutes: integer("min_notice_minutes").notNull().default(0),
+    maxDaysAhead: integer("max_days_ahead").notNull(),
+    maxPerDay: integer("max_per_day"),
+    closedDates: jsonb("closed_dates").$type<string[]>().notNull().default([]),
+    dateOverrides: jsonb("date_overrides").$type<{ date: string; ranges: { start: string; end: string }[] }[]>().notNull().default([]),
+    /** False while the row only holds the defaults (made for a first booking): GET answers is_default. */
+    saved: boolean("saved").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex("calendars_org_default_unique").on(table.orgId).where(sql`${table.agentId} is null`),
+    uniqueIndex("calendars_org_agent_unique").on(table.orgId, table.agentId).where(sql`${table.agentId} is not null`),
+  ],
+);
+
+/**
+ * Appointments. `blocked_start` / `blocked_end` are start − buffer before and end + buffer after (the
+ * calendar's buffers when it was booked or moved): migration 0009 adds an exclusion constraint (btree_gist)
+ * so two appointments of one calendar that hold their time never overlap, whoever books and however
+ * many at once. `tool_call_id`: the agent's tool call that booked it (a retried call books nothing more).
+ */
+export const appointments = pgTable(
+  "appointments",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    calendarId: uuid("calendar_id")
+      .notNull()
+      .references(() => calendars.id, { onDelete: "cascade" }),
+    agentId: uuid("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    callId: uuid("call_id").references(() => calls.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    startAt: timestamp("start_at", { withTimezone: true, mode: "date" }).notNull(),
+    endAt: timestamp("end_at", { withTimezone: true, mode: "date" }).notNull(),
+    blockedStart: timestamp("blocked_start", { withTimezone: true, mode: "date" }).notNull(),
+    blockedEnd: timestamp("blocked_end", { withTimezone: true, mode: "date" }).notNull(),
+    customerName: text("customer_name"),
+    /** E.164 */
+    customerNumber: text("customer_number"),
+    customerEmail: text("customer_email"),
+    notes: text("notes"),
+    /** booked | cancelled | completed | no_show */
+    status: text("status").notNull().default("booked"),
+    /** console | agent | calendar_sync */
+    source: text("source").notNull(),
+    toolCallId: text("tool_call_id"),
+    /** The event written to a connected outside calendar (its id there), and the ICS SEQUENCE. */
+    externalEventId: text("external_event_id"),
+    sequence: integer("sequence").notNull().default(0),
+    createdBy: text("created_by"),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("appointments_org_start_idx").on(table.orgId, table.startAt, table.id),
+    index("appointments_calendar_blocked_idx").on(table.calendarId, table.blockedStart),
+    index("appointments_call_idx").on(table.callId).where(sql`${table.callId} is not null`),
+    uniqueIndex("appointments_org_tool_call_unique").on(table.orgId, table.toolCallId).where(sql`${table.toolCallId} is not null`),
+  ],
+);
+
+/**
+ * The first answer to each of the agent's tool calls (Vapi's toolCallId within a provider call): a call
+ * retried after a timeout gets it again and runs nothing more (issue 18).
+ */
+export const toolCallAnswers = pgTable(
+  "tool_call_answers",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    providerCallId: text("provider_call_id").notNull(),
+    toolCallId: text("tool_call_id").notNull(),
+    name: text("name").notNull(),
+    result: text("result"),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ name: "tool_call_answers_pk", columns: [table.orgId, table.providerCallId, table.toolCallId] })],
+);
+
+/**
+ * Outside calendars connected to an organisation (Google through OAuth 2): their busy times block slots
+ * and our bookings are written there. Tokens are encrypted like the carrier credentials; never returned.
+ */
+export const calendarConnections = pgTable(
+  "calendar_connections",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** google */
+    provider: text("provider").notNull(),
+    accountEmail: text("account_email"),
+    /** The outside calendar's id (Google: "primary"). */
+    externalCalendar: text("external_calendar").notNull().default("primary"),
+    accessTokenEncrypted: text("access_token_encrypted"),
+    refreshTokenEncrypted: text("refresh_token_encrypted"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true, mode: "date" }),
+    scope: text("scope"),
+    /** connected | error */
+    status: text("status").notNull().default("connected"),
+    lastError: text("last_error"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex("calendar_connections_org_provider_unique").on(table.orgId, table.provider)],
+);
+
+/** OAuth `state` values handed out by /calendar/google/connect: single use, short-lived, bound to org and person. */
+export const calendarOauthStates = pgTable("calendar_oauth_states", {
+  /** sha256 of the state (the state itself is only in the browser's redirect). */
+  stateHash: text("state_hash").primaryKey(),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  userId: text("user_id").notNull(),
+  provider: text("provider").notNull(),
+  /** PKCE code_verifier, encrypted. */
+  codeVerifierEncrypted: text("code_verifier_encrypted"),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** The organisation's secret ICS feed address: looked up by the token's hash; the token itself kept encrypted to show it again. */
+export const calendarFeeds = pgTable("calendar_feeds", {
+  orgId: text("org_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  tokenEncrypted: text("token_encrypted").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -62,6 +62,7 @@ export function makeDashboard(overrides: Partial<Dashboard> = {}, { end = "2026-
     wallet: { balance: 42.5, held: 0.4, available: 42.1 },
     setup: { agents: 2, calls_ever: true },
     campaigns: { running: 0, items: [] },
+    appointments: { today: 0, next_7_days: 0, upcoming: [] },
     ...overrides,
   };
 }

@@ -81,6 +81,7 @@ function emptyOrganizationDashboard(): Dashboard {
     wallet: { balance: 10, held: 0, available: 10 },
     setup: { agents: 0, calls_ever: false },
     campaigns: { running: 0, items: [] },
+    appointments: { today: 0, next_7_days: 0, upcoming: [] },
   };
 }
 
