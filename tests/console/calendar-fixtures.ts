@@ -60,7 +60,7 @@ export function makeAppointment(overrides: Partial<Appointment> = {}): Appointme
     outside_hours: false,
     synced: false,
     created_at: "2026-12-01T14:00:00.000Z",
-    updated_at: "2026-12-01T14:00:00.000Z",
+    updated_at: "2026-12-02T15:30:00.000Z",
     ...overrides,
   };
 }
@@ -153,12 +153,12 @@ export function serveCalendar(
       const refused = server.refuse?.(request);
       if (refused) return refused;
       const current = one(id)!;
-      const updated = { ...current, ...(request.body as AppointmentUpdate), updated_at: "2026-12-02T10:00:00.000Z" } as Appointment;
+      const updated = { ...current, ...(request.body as AppointmentUpdate), updated_at: "2026-12-03T10:00:00.000Z" } as Appointment;
       server.appointments = server.appointments.map((appointment) => (appointment.id === id ? updated : appointment));
       return json({ data: updated });
     });
     fetch.on("DELETE", path, () => {
-      const cancelled = { ...one(id)!, status: "cancelled" as const, updated_at: "2026-12-02T10:00:00.000Z" };
+      const cancelled = { ...one(id)!, status: "cancelled" as const, updated_at: "2026-12-03T10:00:00.000Z" };
       server.appointments = server.appointments.map((appointment) => (appointment.id === id ? cancelled : appointment));
       return json({ data: cancelled });
     });

@@ -8,7 +8,7 @@ import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 import { PhoneField } from "../public/phone-field";
 import "../public/public.css";
-import { isoAt, isTime, minutesOf, wallClock } from "./calendar-time";
+import { isoAt, isTime, keepEnterInPicker, minutesOf, wallClock } from "./calendar-time";
 import { SlotTakenAlert, slotTakenOf, type SlotTaken } from "./slot-taken";
 import { calendarText } from "./strings";
 import { useAppointmentWrites } from "./use-calendar-data";
@@ -145,7 +145,7 @@ export function AppointmentCreateDrawer({
             <Input placeholder={text.titlePlaceholder} maxLength={APPOINTMENT_TITLE_MAX_LENGTH} />
           </Form.Item>
           <Form.Item name="date" label={text.date} rules={[{ required: true, message: text.dateRequired }]}>
-            <DatePicker format="YYYY-MM-DD" allowClear={false} style={{ width: "100%" }} />
+            <DatePicker onKeyDown={keepEnterInPicker} format="YYYY-MM-DD" allowClear={false} style={{ width: "100%" }} />
           </Form.Item>
           <Flex gap={12}>
             <Form.Item name="start" label={text.start} style={{ flex: 1 }} rules={[{ required: true, validator: async (_, value: string) => { if (!isTime(value ?? "") || value === "24:00") throw new Error(text.timeInvalid); } }]}>

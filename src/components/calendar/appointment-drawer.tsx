@@ -9,7 +9,7 @@ import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { agentColour, STATUS_COLOURS } from "./calendar-colours";
-import { formatMoment, formatRange, isoAt, isTime, minutesOf, wallClock } from "./calendar-time";
+import { formatMoment, formatRange, isoAt, isTime, keepEnterInPicker, minutesOf, wallClock } from "./calendar-time";
 import { calendarText } from "./strings";
 import { useAppointmentWrites } from "./use-calendar-data";
 
@@ -85,7 +85,7 @@ function RescheduleForm({ appointment, zone, onMove }: { appointment: Appointmen
   return (
     <Form form={form} layout="inline" className="cal-reschedule" initialValues={{ date: dayjs(from.date), start: from.time, end: until.time === "00:00" ? "24:00" : until.time }} onFinish={(values) => void submit(values)}>
       <Form.Item name="date" label={calendarText.form.date} rules={[{ required: true, message: calendarText.form.dateRequired }]}>
-        <DatePicker format="YYYY-MM-DD" allowClear={false} />
+        <DatePicker onKeyDown={keepEnterInPicker} format="YYYY-MM-DD" allowClear={false} />
       </Form.Item>
       <Form.Item name="start" label={calendarText.form.start} rules={time}>
         <Input maxLength={5} inputMode="numeric" style={{ width: 72 }} autoComplete="off" />

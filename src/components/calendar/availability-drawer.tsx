@@ -9,7 +9,7 @@ import { zoneNames } from "../../lib/time-zones";
 import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 import { ORGANISATION_CALENDAR } from "./calendar-url";
-import { isTime, minutesOf } from "./calendar-time";
+import { isTime, keepEnterInPicker, minutesOf } from "./calendar-time";
 import { inputOf, rangesOverlap, valuesOf, type AvailabilityValues, type RangeValue } from "./availability-values";
 import { calendarText } from "./strings";
 import { useAvailability, useSaveAvailability } from "./use-calendar-data";
@@ -95,7 +95,7 @@ function WeeklyHours({ disabled }: { disabled: boolean }) {
   return (
     <Flex vertical gap={12} role="group" aria-label={text.weekly}>
       {WEEKDAYS.map((day) => (
-        <div key={day} className="cal-weekday">
+        <div key={day} className="cal-weekday" role="group" aria-label={calendarText.weekdays[day]}>
           <Typography.Text strong className="cal-weekday__name">
             {calendarText.weekdays[day]}
           </Typography.Text>
@@ -128,6 +128,7 @@ function ClosedDates({ value = [], onChange, disabled }: { value?: string[]; onC
       </Flex>
       {!disabled && (
         <DatePicker
+          onKeyDown={keepEnterInPicker}
           aria-label={text.addClosedDate}
           placeholder={text.addClosedDate}
           format="YYYY-MM-DD"
@@ -183,7 +184,7 @@ function OverrideRow({ name, index, disabled, onRemove }: { name: number; index:
     <div className="cal-override" role="group" aria-label={label}>
       <Flex gap={8} align="start">
         <Form.Item name={[name, "date"]} rules={[{ required: true, message: formText.dateRequired }]} style={{ marginBottom: 8 }}>
-          <DatePicker aria-label={`${text.overrideDate} ${index + 1}`} format="YYYY-MM-DD" disabled={disabled} />
+          <DatePicker onKeyDown={keepEnterInPicker} aria-label={`${text.overrideDate} ${index + 1}`} format="YYYY-MM-DD" disabled={disabled} />
         </Form.Item>
         {!disabled && <Button type="text" danger icon={<DeleteOutlined />} aria-label={text.removeOverride(label)} onClick={onRemove} />}
       </Flex>

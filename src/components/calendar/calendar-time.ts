@@ -99,3 +99,11 @@ export const formatMoment = (instant: string | number, zone: string): string => 
 
 /** The browser's own zone (the calendar's zone is the default; this is only a fallback). */
 export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+/**
+ * For a date picker inside a form: Enter confirms the typed date without also submitting the form
+ * (the browser's implicit submission would save the whole form at each date typed).
+ */
+export function keepEnterInPicker(event: { key: string; preventDefault: () => void }): void {
+  if (event.key === "Enter") event.preventDefault();
+}
