@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { AGENT_ID, makeAvailability, serveCalendar, WEEK_PATH, ZONE } from "./calendar-fixtures";
-import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs } from "./test-utils";
+import { makeAgent, serveAgents } from "./agents-fixtures";
+import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs, waitForPath } from "./test-utils";
 
 async function openAvailability(role: "org:admin" | "org:member" = "org:admin", path = WEEK_PATH) {
   const fetch = installFetchFake();
@@ -122,6 +123,19 @@ describe("the availability settings", () => {
     renderConsole({ path: `/calendar?availability=${AGENT_ID}`, fetch });
     const drawer = await findDialog("Availability");
     await waitFor(() => expect(within(drawer).getByRole("spinbutton", { name: "Slot length" })).toHaveValue("20"));
+    expect(within(drawer).getByRole("combobox", { name: "Calendar" }).closest(".ant-select")).toHaveTextContent("Front desk");
+  });
+
+  it("open from the agent page's Set availability, beside its booking switch", async () => {
+    const fetch = installFetchFake();
+    serveAgents(fetch, [makeAgent({ agent_name: "Front desk" })]);
+    serveCalendar(fetch);
+    const { user, pathname } = renderConsole({ path: `/agent/${AGENT_ID}`, fetch });
+    await findScreen("Edit Agent");
+    await user.click(await screen.findByRole("link", { name: "Set availability" }));
+    await waitForPath(pathname, "/calendar");
+    const drawer = await findDialog("Availability");
+    expect(await within(drawer).findByText("This agent uses the organisation's rules. Saving here gives it rules of its own.")).toBeInTheDocument();
     expect(within(drawer).getByRole("combobox", { name: "Calendar" }).closest(".ant-select")).toHaveTextContent("Front desk");
   });
 
