@@ -113,7 +113,7 @@ export function CalendarFilters({
 /** Availability settings and New appointment. */
 export function CalendarActions({ canCreate, onAvailability, onCreate }: { canCreate: boolean; onAvailability: () => void; onCreate: () => void }) {
   return (
-    <>
+    <Flex wrap gap={8}>
       <Button icon={<SettingOutlined />} onClick={onAvailability}>
         {text.availability}
       </Button>
@@ -122,6 +122,6 @@ export function CalendarActions({ canCreate, onAvailability, onCreate }: { canCr
           {text.create}
         </Button>
       )}
-    </>
+    </Flex>
   );
 }

@@ -1,13 +1,11 @@
 import { useCalendarController } from "@fullcalendar/react";
-import { List } from "@refinedev/antd";
 import { Alert, Button, Skeleton, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { Appointment } from "../../../../contract/calendar";
-import { AppointmentCreateDrawer, type AppointmentDraft } from "../../../components/calendar/appointment-create-drawer";
-import { AppointmentDrawer } from "../../../components/calendar/appointment-drawer";
-import { AvailabilityDrawer } from "../../../components/calendar/availability-drawer";
+import type { AppointmentDraft } from "../../../components/calendar/appointment-create-drawer";
 import { CalendarEmpty } from "../../../components/calendar/calendar-empty";
 import { CalendarLegend } from "../../../components/calendar/calendar-legend";
+import { CalendarOverlays } from "../../../components/calendar/calendar-overlays";
 import { browserZone, dayIn, daysCovering } from "../../../components/calendar/calendar-time";
 import { CalendarActions, CalendarFilters, CalendarNavigation } from "../../../components/calendar/calendar-toolbar";
 import { CALENDAR_VIEWS, ORGANISATION_CALENDAR, useCalendarUrl, type CalendarViewName } from "../../../components/calendar/calendar-url";
@@ -107,82 +105,77 @@ export default function CalendarPage() {
   const initialDate = state.date ?? (zone ? dayIn(Date.now(), zone) : undefined);
 
   return (
-    <List
-      title={<h1 className="cal-screen__title">{strings.screens.calendar}</h1>}
-      breadcrumb={false}
-      headerButtons={<CalendarActions canCreate={permissions.canCreate} onAvailability={() => setUrl({ availability: state.agent ?? ORGANISATION_CALENDAR }, { replace: false })} onCreate={() => openCreate()} />}
-    >
-      <div className="cal-screen">
-        {calendar.query.isError && (
-          <Alert type="error" showIcon className="cal-screen__alert" message={text.availabilityFailed} description={calendar.query.error?.message} action={<Button size="small" onClick={() => void calendar.query.refetch()}>{text.retry}</Button>} />
-        )}
-        <ListLoadError query={list.query} title={text.loadFailed} retryLabel={text.retry} />
-        {free.query.isError && slotsWanted && (
-          <Alert type="warning" showIcon className="cal-screen__alert" message={text.slotsFailed} description={free.query.error?.message} action={<Button size="small" onClick={() => void free.query.refetch()}>{text.retry}</Button>} />
-        )}
-        {!zone || !initialDate ? (
-          <div role="status" aria-label={text.loading}>
-            <Skeleton active paragraph={{ rows: 8 }} />
-          </div>
-        ) : (
-          <>
-            <CalendarNavigation
-              title={range?.title ?? ""}
-              view={range?.view ?? initialView}
-              onToday={() => controller.today()}
-              onPrevious={() => controller.prev()}
-              onNext={() => controller.next()}
-              onView={(view) => controller.changeView(CALENDAR_VIEWS[view])}
-            />
-            <CalendarFilters state={state} agents={agents} zone={zone} calendarZone={calendarZone} onChange={(patch) => setUrl(patch)} />
-            <Typography.Paragraph type="secondary" className="cal-screen__zone">
-              {text.toolbar.timezoneShown(zone)}
-              {calendarZone && calendarZone !== zone ? ` ${text.toolbar.calendarZone(calendarZone)}` : ""}
-            </Typography.Paragraph>
-            {list.total > list.appointments.length && <Alert type="warning" showIcon className="cal-screen__alert" message={text.truncated(list.appointments.length, list.total)} />}
-            {hasAny === false && !filtered && <CalendarEmpty canCreate={permissions.canCreate} onCreate={() => openCreate()} />}
-            {periodEmpty && filtered && <Typography.Paragraph className="cal-screen__none">{text.empty.noneMatching}</Typography.Paragraph>}
-            <div className="cal-screen__calendar" aria-busy={list.query.isFetching || free.query.isFetching}>
-              <CalendarView
-                controller={controller}
-                initialView={initialView}
-                initialDate={initialDate}
-                zone={zone}
-                appointments={appointments}
-                slots={slotsWanted ? free.slots : []}
-                editable={permissions.canEdit}
-                selectable={permissions.canCreate}
-                slotMinutes={slotMinutes}
-                scrollTime={scrollTimeOf(calendar.availability?.weekly)}
-                onRange={onRange}
-                onSelectTime={openCreate}
-                onOpen={(id) => setUrl({ appointment: id }, { replace: false })}
-                onMove={(appointment, start, end, revert) => void reschedule.move(appointment, start, end, revert)}
-              />
-            </div>
-            <CalendarLegend appointments={appointments} />
-            <AppointmentDrawer
-              id={state.appointment}
+    <section className="cal-screen">
+      <header className="cal-screen__header">
+        <h1 className="cal-screen__title">{strings.screens.calendar}</h1>
+        <CalendarActions canCreate={permissions.canCreate} onAvailability={() => setUrl({ availability: state.agent ?? ORGANISATION_CALENDAR }, { replace: false })} onCreate={() => openCreate()} />
+      </header>
+      {calendar.query.isError && (
+        <Alert type="error" showIcon className="cal-screen__alert" message={text.availabilityFailed} description={calendar.query.error?.message} action={<Button size="small" onClick={() => void calendar.query.refetch()}>{text.retry}</Button>} />
+      )}
+      <ListLoadError query={list.query} title={text.loadFailed} retryLabel={text.retry} />
+      {free.query.isError && slotsWanted && (
+        <Alert type="warning" showIcon className="cal-screen__alert" message={text.slotsFailed} description={free.query.error?.message} action={<Button size="small" onClick={() => void free.query.refetch()}>{text.retry}</Button>} />
+      )}
+      {!zone || !initialDate ? (
+        <div role="status" aria-label={text.loading}>
+          <Skeleton active paragraph={{ rows: 8 }} />
+        </div>
+      ) : (
+        <div className="cal-screen__panel">
+          <CalendarNavigation
+            title={range?.title ?? ""}
+            view={range?.view ?? initialView}
+            onToday={() => controller.today()}
+            onPrevious={() => controller.prev()}
+            onNext={() => controller.next()}
+            onView={(view) => controller.changeView(CALENDAR_VIEWS[view])}
+          />
+          <CalendarFilters state={state} agents={agents} zone={zone} calendarZone={calendarZone} onChange={(patch) => setUrl(patch)} />
+          <Typography.Paragraph type="secondary" className="cal-screen__zone">
+            {text.toolbar.timezoneShown(zone)}
+            {calendarZone && calendarZone !== zone ? ` ${text.toolbar.calendarZone(calendarZone)}` : ""}
+          </Typography.Paragraph>
+          {list.total > list.appointments.length && <Alert type="warning" showIcon className="cal-screen__alert" message={text.truncated(list.appointments.length, list.total)} />}
+          {hasAny === false && !filtered && <CalendarEmpty canCreate={permissions.canCreate} onCreate={() => openCreate()} />}
+          {periodEmpty && filtered && <Typography.Paragraph className="cal-screen__none">{text.empty.noneMatching}</Typography.Paragraph>}
+          <div className="cal-screen__calendar" aria-busy={list.query.isFetching || free.query.isFetching}>
+            <CalendarView
+              controller={controller}
+              initialView={initialView}
+              initialDate={initialDate}
               zone={zone}
-              canEdit={permissions.canEdit}
-              canCancel={permissions.canCancel}
-              onClose={() => setUrl({ appointment: undefined }, { replace: false })}
-              onMove={(appointment, start, end) => reschedule.move(appointment, start, end)}
-              onChanged={refresh}
+              appointments={appointments}
+              slots={slotsWanted ? free.slots : []}
+              editable={permissions.canEdit}
+              selectable={permissions.canCreate}
+              slotMinutes={slotMinutes}
+              scrollTime={scrollTimeOf(calendar.availability?.weekly)}
+              onRange={onRange}
+              onSelectTime={openCreate}
+              onOpen={(id) => setUrl({ appointment: id }, { replace: false })}
+              onMove={(appointment, start, end, revert) => void reschedule.move(appointment, start, end, revert)}
             />
-            <AppointmentCreateDrawer draft={draft} zone={zone} agents={agents} onClose={() => setDraft(null)} onCreated={onCreated} />
-            {reschedule.dialog}
-          </>
-        )}
-        <AvailabilityDrawer
-          target={state.availability}
-          agents={agents}
-          canEdit={permissions.canEditAvailability}
-          onTarget={(target) => setUrl({ availability: target })}
-          onClose={() => setUrl({ availability: undefined }, { replace: false })}
-          onSaved={refreshAvailability}
-        />
-      </div>
-    </List>
+          </div>
+          <CalendarLegend appointments={appointments} />
+        </div>
+      )}
+      <CalendarOverlays
+        zone={zone}
+        agents={agents}
+        permissions={permissions}
+        appointmentId={state.appointment}
+        draft={draft}
+        availability={state.availability}
+        reschedule={reschedule}
+        onCloseAppointment={() => setUrl({ appointment: undefined }, { replace: false })}
+        onCloseDraft={() => setDraft(null)}
+        onCreated={onCreated}
+        onChanged={refresh}
+        onAvailabilityTarget={(target) => setUrl({ availability: target })}
+        onCloseAvailability={() => setUrl({ availability: undefined }, { replace: false })}
+        onAvailabilitySaved={refreshAvailability}
+      />
+    </section>
   );
 }
