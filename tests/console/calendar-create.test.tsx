@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { draftForSelection } from "../../src/components/calendar/create-draft";
 import { NEW_APPOINTMENT_ID, OTHER_AGENT_ID, serveCalendar, slotTaken, SLOTS, WEEK_PATH, ZONE } from "./calendar-fixtures";
-import { findDialog, findScreen, installFetchFake, renderConsole, signedInAs } from "./test-utils";
+import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs } from "./test-utils";
 
 // Wednesday 9 December 2026, 07:00 in New York: the first free slot ahead is 11:00.
 const NOW = new Date("2026-12-09T12:00:00.000Z");
@@ -96,6 +96,15 @@ describe("a new appointment", () => {
     ]);
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "New appointment" })).toBeNull());
     expect(server.appointments.some((appointment) => appointment.id === NEW_APPOINTMENT_ID)).toBe(true);
+  });
+
+  it("a refusal that offers other times (a time the rules do not give) offers them too", async () => {
+    const { user, drawer, field, server } = await openCreate();
+    server.refuse = () => json({ detail: "That day is closed (2026-12-25).", code: "conflict", slots: [SLOTS[2]!] }, 409);
+    await user.type(field("Title"), "Haircut");
+    await user.click(within(drawer).getByRole("button", { name: "Create appointment" }));
+    expect(await within(drawer).findByText("That day is closed (2026-12-25).")).toBeInTheDocument();
+    expect(within(drawer).getByRole("button", { name: "Book Thu 10 Dec 2026, 09:00–09:30" })).toBeInTheDocument();
   });
 
   it("shows the server's reason for any other refusal", async () => {

@@ -16,11 +16,16 @@ export interface SlotTaken {
 const isSlot = (value: unknown): value is Slot =>
   typeof value === "object" && value !== null && typeof (value as Slot).start === "string" && typeof (value as Slot).end === "string";
 
-/** The 409 slot_taken in an error, else null (any other error is the caller's to show). */
+/**
+ * A refused time in an error: the 409 slot_taken, or any other 409 that offers free slots instead (a time
+ * the rules do not give); else null, and the error is the caller's to show.
+ */
 export function slotTakenOf(error: unknown): SlotTaken | null {
   const apiError = error as ApiError | undefined;
-  if (apiError?.statusCode !== 409 || apiError.code !== SLOT_TAKEN_CODE) return null;
-  return { detail: apiError.message, slots: (apiError.slots ?? []).filter(isSlot) };
+  if (apiError?.statusCode !== 409) return null;
+  const slots = (apiError.slots ?? []).filter(isSlot);
+  if (apiError.code !== SLOT_TAKEN_CODE && slots.length === 0) return null;
+  return { detail: apiError.message, slots };
 }
 
 /**

@@ -17,12 +17,18 @@ export interface AppointmentFilters {
   search?: string;
 }
 
-/** GET /availability/ (the organisation's rules, or an agent's: its own, else the organisation's marked inherited). */
-export function useAvailability(agentId: string | undefined) {
+/**
+ * GET /availability/ (the organisation's rules, or an agent's: its own, else the organisation's marked
+ * inherited). `keepPrevious`: while another calendar's rules load, the last answer stays (the screen keeps
+ * its zone instead of falling back to its skeleton); the settings form must not, or it would show one
+ * calendar's rules under another's name.
+ */
+export function useAvailability(agentId: string | undefined, { keepPrevious = false } = {}) {
   const { result, query } = useCustom<{ data: Availability }, ApiError>({
     url: calendarPaths.availability,
     method: "get",
     config: { query: agentId ? { agentId } : {} },
+    queryOptions: keepPrevious ? { placeholderData: keepPreviousData } : {},
     errorNotification: false,
   });
   return { availability: result.data?.data, query };

@@ -45,7 +45,7 @@ export default function CalendarPage() {
   const refreshAvailability = useRefreshAvailability();
 
   // The calendar shown: the agent filtered on (its own rules, else the organisation's), or the organisation's.
-  const calendar = useAvailability(state.agent);
+  const calendar = useAvailability(state.agent, { keepPrevious: true });
   const calendarZone = calendar.availability?.timezone;
   const zone = state.tz ?? calendarZone ?? (calendar.query.isError ? browserZone() : undefined);
   const slotMinutes = calendar.availability?.slot_minutes ?? DEFAULT_AVAILABILITY.slot_minutes;
