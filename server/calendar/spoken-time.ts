@@ -4,8 +4,12 @@
  * keeps the model from inventing or mis-placing a day; and each instant once more exactly, as ISO 8601
  * with the zone's offset ("2026-12-01T09:00:00-05:00"), for the model to pass back unchanged.
  *
- * Intl only, one formatter per zone (making one costs far more than using it).
+ * Offsets come from the zone-offset cache contract/campaign-schedule.ts keeps (Intl once per zone and UTC
+ * day, then arithmetic): the clock times and exact instants of a day's slots cost no Intl call each. Intl
+ * names the weekdays, months and zones, with one formatter per zone (making one costs far more than
+ * using it).
  */
+import { zoneOffsetAt } from "../../contract/campaign-schedule";
 import { numberTimeZones } from "../campaigns/number-zones";
 
 const MINUTE = 60_000;
@@ -13,10 +17,8 @@ const DAY = 24 * 60 * MINUTE;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 interface ZoneFormats {
-  parts: Intl.DateTimeFormat;
   day: Intl.DateTimeFormat;
   dayWithYear: Intl.DateTimeFormat;
-  time: Intl.DateTimeFormat;
   name: Intl.DateTimeFormat;
 }
 
@@ -27,10 +29,8 @@ function zoneFormats(zone: string): ZoneFormats {
   if (!found) {
     const options = { timeZone: zone } as const;
     found = {
-      parts: new Intl.DateTimeFormat("en-US", { ...options, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }),
       day: new Intl.DateTimeFormat("en-US", { ...options, weekday: "long", month: "long", day: "numeric" }),
       dayWithYear: new Intl.DateTimeFormat("en-US", { ...options, weekday: "long", month: "long", day: "numeric", year: "numeric" }),
-      time: new Intl.DateTimeFormat("en-US", { ...options, hour: "numeric", minute: "2-digit" }),
       name: new Intl.DateTimeFormat("en-US", { ...options, timeZoneName: "longGeneric" }),
     };
     formats.set(zone, found);
@@ -48,16 +48,20 @@ interface LocalParts {
 }
 
 function localParts(instant: Date, zone: string): LocalParts {
-  const values: Record<string, number> = {};
-  for (const part of zoneFormats(zone).parts.formatToParts(instant)) if (part.type !== "literal") values[part.type] = Number(part.value);
-  return { year: values.year!, month: values.month!, day: values.day!, hour: values.hour! % 24, minute: values.minute!, second: values.second! };
+  const wall = new Date(instant.getTime() + zoneOffsetAt(zone, instant.getTime()));
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+  };
 }
 
 /** The zone's offset from UTC at `instant`, in minutes (New York in winter: -300). */
 export function zoneOffsetMinutes(instant: Date, zone: string): number {
-  const p = localParts(instant, zone);
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return Math.round((wall - Math.floor(instant.getTime() / 1000) * 1000) / MINUTE);
+  return Math.round(zoneOffsetAt(zone, instant.getTime()) / MINUTE);
 }
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0");
@@ -138,9 +142,10 @@ export function spokenDate(date: string, zone: string, today: Date = new Date())
   return spokenDay(noon, zone, today);
 }
 
-/** The clock time as spoken: "9:00 AM". */
+/** The clock time as spoken: "9:00 AM", "12:30 PM". */
 export function spokenClock(instant: Date, zone: string): string {
-  return zoneFormats(zone).time.format(instant).replace(/\u202f/g, " ");
+  const { hour, minute } = localParts(instant, zone);
+  return `${hour % 12 === 0 ? 12 : hour % 12}:${pad(minute)} ${hour < 12 ? "AM" : "PM"}`;
 }
 
 /** "Tuesday, December 1 at 9:00 AM Eastern Time". */
