@@ -11,6 +11,13 @@ import type { FunctionToolSpec } from "../voice/types";
 /** An instant as check_availability writes it (and as the descriptions show it). */
 export const EXAMPLE_START = "2026-12-01T09:00:00-05:00";
 
+/** A start the model passes back from check_availability's answer. */
+const startArgument = (what: string) => ({
+  type: "string",
+  format: "date-time",
+  description: `${what} exactly as check_availability wrote it (ISO 8601 with its offset), e.g. ${EXAMPLE_START}.`,
+});
+
 export const CHECK_AVAILABILITY_TOOL: FunctionToolSpec = {
   name: "check_availability",
   description:
@@ -43,11 +50,7 @@ export const BOOK_APPOINTMENT_TOOL: FunctionToolSpec = {
   parameters: {
     type: "object",
     properties: {
-      start: {
-        type: "string",
-        format: "date-time",
-        description: `The appointment's start exactly as check_availability wrote it (ISO 8601 with its offset), e.g. ${EXAMPLE_START}.`,
-      },
+      start: startArgument("The appointment's start"),
       customer_name: { type: "string", description: "The caller's full name." },
       title: { type: "string", description: "What the appointment is for, in a few words, e.g. 'Dental check-up'." },
       customer_number: {
@@ -69,11 +72,7 @@ export const RESCHEDULE_APPOINTMENT_TOOL: FunctionToolSpec = {
   parameters: {
     type: "object",
     properties: {
-      start: {
-        type: "string",
-        format: "date-time",
-        description: `The new start exactly as check_availability wrote it (ISO 8601 with its offset), e.g. ${EXAMPLE_START}.`,
-      },
+      start: startArgument("The new start"),
       appointment_id: { type: "string", format: "uuid", description: "Which appointment to move (from find_appointment). Leave it out for the caller's next appointment." },
     },
     required: ["start"],
