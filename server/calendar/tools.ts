@@ -235,7 +235,9 @@ export function bookingToolHandlers(options: BookingToolOptions): Record<string,
     if (id) {
       const row = await ownAppointment(asker, id);
       if (!row) throw new ToolCallError(`${tool}: no appointment of this caller has the id ${id}. Call find_appointment to list theirs.`);
-      if (row.status !== "booked") return `${preamble(speaking)}\nThat appointment (${spokenTime(row.startAt, speaking.zone, speaking.now)}) is ${row.status === "cancelled" ? "already cancelled" : `marked ${row.status.replace("_", "-")}`}: nothing to change.`;
+      const when = spokenTime(row.startAt, speaking.zone, speaking.now);
+      if (row.status !== "booked") return `${preamble(speaking)}\nThat appointment (${when}) is ${row.status === "cancelled" ? "already cancelled" : `marked ${row.status.replace("_", "-")}`}: nothing to change.`;
+      if (row.startAt <= speaking.now) return `${preamble(speaking)}\nThat appointment (${when}) has already begun: nothing to change.`;
       return row;
     }
     const upcoming = await upcomingOf(asker, speaking.now);

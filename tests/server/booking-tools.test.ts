@@ -247,6 +247,9 @@ describe("reschedule_appointment, cancel_appointment, find_appointment", () => {
     const cancelled = await callTool(app, { ...ref, ...again }, "cancel_appointment", { appointment_id: id });
     expect(cancelled.result).toMatch(new RegExp(`^Cancelled: the appointment on ${spokenTime(moved, NY)} \\(Appointment with Ada Lovelace\\) is cancelled\\.`));
     expect(await appointmentRow(database.db, id)).toMatchObject({ status: "cancelled" });
+    // Cancelled twice (a new tool call, not a retry): said so, nothing changes.
+    const twice = await callTool(app, { ...ref, ...again }, "cancel_appointment", { appointment_id: id });
+    expect(twice.result).toContain(`That appointment (${spokenTime(moved, NY)}) is already cancelled: nothing to change.`);
     // The freed time is offered again.
     const check = await callTool(app, ref, "check_availability", { date: dayFromToday(3) });
     expect(listedStarts(check.result)).toContain(localIso(moved, NY));
