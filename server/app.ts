@@ -32,6 +32,9 @@ import { phoneNumberRoutes } from "./routes/phone-numbers";
 import { webCallRoutes } from "./routes/web-calls";
 import { campaignRoutes } from "./routes/campaigns";
 import { dncRoutes } from "./routes/dnc";
+import { availabilityRoutes } from "./routes/availability";
+import { appointmentRoutes } from "./routes/appointments";
+import { noCalendarSync, type CalendarSync } from "./calendar/sync";
 import { createVoiceProvider } from "./voice";
 import type { VoiceProvider } from "./voice/types";
 
@@ -44,6 +47,8 @@ declare module "fastify" {
     voice: VoiceProvider;
     /** In-process nudges between the campaign API and the dialler (server/campaigns/signals.ts). */
     campaignSignals: CampaignSignals;
+    /** Outside calendars as the calendar core sees them (server/calendar/sync.ts; default: none connected). */
+    calendarSync: CalendarSync;
   }
 }
 
@@ -63,6 +68,8 @@ export interface BuildAppOptions {
   startedAt?: number;
   /** The campaign signals (default: new ones for this app). */
   campaignSignals?: CampaignSignals;
+  /** Outside calendars (busy times, written bookings); default noCalendarSync (nothing connected). */
+  calendarSync?: CalendarSync;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -99,6 +106,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate("authProvider", provider);
   app.decorate("voice", voice);
   app.decorate("campaignSignals", campaignSignals);
+  const calendarSync = options.calendarSync ?? noCalendarSync;
+  app.decorate("calendarSync", calendarSync);
 
   // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
   await app.register(authPlugin, { provider, db: database.db });
@@ -122,6 +131,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });
+  await app.register(availabilityRoutes, { prefix: API_BASE, db: database.db, calendarSync });
+  await app.register(appointmentRoutes, { prefix: API_BASE, db: database.db, calendarSync });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals });
 

@@ -536,6 +536,16 @@ export async function findAppointment(db: Db, orgId: string, id: string): Promis
   return row;
 }
 
+/** The appointments a call booked (GET /call/{id}'s appointment_ids), oldest first. */
+export async function appointmentIdsOfCall(db: Db, orgId: string, callId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: appointments.id })
+    .from(appointments)
+    .where(and(eq(appointments.orgId, orgId), eq(appointments.callId, callId)))
+    .orderBy(asc(appointments.createdAt), asc(appointments.id));
+  return rows.map((row) => row.id);
+}
+
 /** A customer's booked appointments from `from` on, soonest first (the agent's reschedule and cancel tools find them by number). */
 export async function appointmentsOfCustomer(db: Db, orgId: string, query: { customerNumber: string; from: Date; agentId?: string | null }): Promise<AppointmentRow[]> {
   const filters: SQL[] = [
@@ -608,6 +618,13 @@ const fallbackRules: AvailabilityRules = {
   date_overrides: [],
 };
 
+/** 400 unless startDate..endDate (both included) runs forwards over at most CALENDAR_RANGE_MAX_DAYS days. */
+export function checkRange(startDate: string, endDate: string): void {
+  const days = dayNumber(endDate) - dayNumber(startDate) + 1;
+  if (days < 1) throw invalid("endDate: must be on or after startDate");
+  if (days > CALENDAR_RANGE_MAX_DAYS) throw invalid(`endDate: the range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`);
+}
+
 export interface AppointmentListQuery {
   page: number;
   limit: number;
@@ -624,11 +641,7 @@ export interface AppointmentListQuery {
  * search matches a part of the title, the customer's name or email, or the digits of the number.
  */
 export async function listAppointments(db: Db, orgId: string, query: AppointmentListQuery): Promise<{ rows: AppointmentRow[]; total: number; timezone: string }> {
-  if (query.startDate && query.endDate) {
-    const days = dayNumber(query.endDate) - dayNumber(query.startDate) + 1;
-    if (days < 1) throw invalid("endDate: must be on or after startDate");
-    if (days > CALENDAR_RANGE_MAX_DAYS) throw invalid(`endDate: the range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`);
-  }
+  if (query.startDate && query.endDate) checkRange(query.startDate, query.endDate);
   const { timezone } = await calendarFor(db, orgId, query.agentId ?? null);
   const filters: SQL[] = [eq(appointments.orgId, orgId)];
   if (query.startDate) filters.push(gte(appointments.startAt, new Date(instantOfLocal(timezone, dayNumber(query.startDate) * DAY))));
@@ -656,15 +669,4 @@ export async function listAppointments(db: Db, orgId: string, query: Appointment
     scope.count(appointments, and(...filters.slice(1))),
   ]);
   return { rows, total, timezone };
-}
-
-/** The organisation's booked appointments with their agents' names, soonest first from `from` (the dashboard's card). */
-export async function upcomingAppointments(db: Db, orgId: string, from: Date, limit: number) {
-  return db
-    .select({ row: appointments, agentName: agents.name })
-    .from(appointments)
-    .leftJoin(agents, eq(agents.id, appointments.agentId))
-    .where(and(eq(appointments.orgId, orgId), eq(appointments.status, "booked"), gte(appointments.startAt, from)))
-    .orderBy(asc(appointments.startAt), asc(appointments.id))
-    .limit(limit);
 }

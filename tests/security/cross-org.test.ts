@@ -34,6 +34,8 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "POST /api/campaign/:id/cancel": () => ({}),
   "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123", name: "intruder" }] }),
   "DELETE /api/dnc/:id": () => undefined,
+  "PUT /api/appointment/:id": () => ({ notes: "changed by another organisation" }),
+  "DELETE /api/appointment/:id": () => undefined,
 };
 
 /**
@@ -73,13 +75,14 @@ const MADE_UP: OrgRecords = {
   invitedEmail: "nobody@example.com",
   campaignId: "00000000-0000-4000-8000-000000000008",
   dncId: "00000000-0000-4000-8000-000000000009",
+  appointmentId: "00000000-0000-4000-8000-00000000000a",
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
 const lists = () => world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0 && !route.public);
 
 function ids(records: OrgRecords) {
-  return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail, records.campaignId, records.dncId];
+  return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail, records.campaignId, records.dncId, records.appointmentId];
 }
 
 describe("cross-organisation access", () => {
@@ -162,6 +165,9 @@ describe("cross-organisation access", () => {
       ["POST", "/api/agent/", { knowledge_base_files: [a.fileId] }, [400, 404]],
       ["POST", "/api/phonenumber/", { name: "x", provider: "vapi", agent_id: a.agentId }, [400, 404]],
       ["POST", "/api/call/public", { assistantId: a.publicAgentId, phoneNumberId: b.phoneNumberId, customer: { number: "+14155550123" } }, [404]],
+      ["POST", "/api/appointment/", { title: "x", start: "2030-02-04T15:00:00Z", end: "2030-02-04T15:30:00Z", agent_id: a.agentId }, [400, 404]],
+      ["PUT", `/api/appointment/${b.appointmentId}`, { agent_id: a.agentId }, [400, 404]],
+      ["PUT", "/api/availability/", { timezone: "UTC", weekly: [], slot_minutes: 30, max_days_ahead: 30, agent_id: a.agentId }, [400, 404]],
     ];
     const wrong: unknown[] = [];
     for (const [method, url, body, expected] of cases) {
@@ -177,7 +183,7 @@ describe("cross-organisation access", () => {
     const before = await snapshot(world.db);
     const leaks: unknown[] = [];
     for (const token of [world.b.adminToken, world.b.memberToken]) {
-      for (const url of [`/api/dashboard/?agentId=${world.a.agentId}`, `/api/call/?agentId=${world.a.agentId}`]) {
+      for (const url of [`/api/dashboard/?agentId=${world.a.agentId}`, `/api/call/?agentId=${world.a.agentId}`, `/api/appointment/?agentId=${world.a.agentId}`]) {
         const response = await inject(world.app, "GET", url, token);
         counter.count("cross-org id in a query → nothing of A's", url.split("?")[0]!);
         const body = response.json() as { data: { totals?: { calls: number }; agents?: unknown[] } | unknown[]; total?: number };

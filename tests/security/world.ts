@@ -47,6 +47,8 @@ export interface OrgRecords {
   campaignId: string;
   /** An entry on the organisation's do-not-call list. */
   dncId: string;
+  /** A booked appointment of the agent, in a calendar with saved rules. */
+  appointmentId: string;
 }
 
 /**
@@ -64,6 +66,7 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "organization:organizationId": (r) => r.orgId,
   "campaign:id": (r) => r.campaignId,
   "dnc:id": (r) => r.dncId,
+  "appointment:id": (r) => r.appointmentId,
 };
 
 const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ?? "";
@@ -180,6 +183,29 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     await inject(app, "POST", "/api/dnc/", admin.token, { number: "+12125550111", reason: `${marker} asked not to be called` }),
     "do-not-call entry",
   );
+  await created(
+    await inject(app, "PUT", "/api/availability/", admin.token, {
+      timezone: "America/New_York",
+      weekly: [{ day: "mon", start: "09:00", end: "17:00" }],
+      slot_minutes: 30,
+      max_days_ahead: 60,
+      closed_dates: ["2030-12-25"],
+    }),
+    "availability",
+  );
+  const appointment = await created<{ id: string }>(
+    await inject(app, "POST", "/api/appointment/", admin.token, {
+      title: `${marker} appointment`,
+      start: "2030-01-07T15:00:00Z",
+      end: "2030-01-07T15:30:00Z",
+      customer_name: `${marker} customer`,
+      customer_number: "+14155550142",
+      customer_email: "customer@example.com",
+      notes: `${marker} notes`,
+      agent_id: agent.id,
+    }),
+    "appointment",
+  );
   return {
     orgId,
     adminToken: admin.token,
@@ -195,6 +221,7 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     invitedEmail,
     campaignId: campaign.id,
     dncId: dnc.entry.id,
+    appointmentId: appointment.id,
   };
 }
 
