@@ -4,7 +4,7 @@
  * without a date, a day with no open times, booking (linked to the call), a time just taken (with
  * alternatives), outside the hours, missing and bad arguments, rescheduling, cancelling, an unknown
  * appointment, another organisation's agent, booking turned off, arguments as a JSON string and as an
- * object, and the times said in the caller's zone.
+ * object, the times said in the caller's zone, and a connected outside calendar's busy times.
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
@@ -26,7 +26,9 @@ import {
   type BookingSetup,
 } from "./booking-tools-fixtures";
 import { loadVapiOpenApi } from "./fakes/vapi-openapi";
-import { buildTestApp, migratedDatabase } from "./helpers";
+import { buildApp } from "../../server/app";
+import type { CalendarSync } from "../../server/calendar/sync";
+import { buildTestApp, migratedDatabase, testConfig } from "./helpers";
 
 const NY = "America/New_York";
 const HOUR = 60 * 60 * 1000;
@@ -355,5 +357,31 @@ describe("who may book", () => {
       ["call_multi_find", "find_appointment", true],
       ["call_multi_unknown", "order_pizza", false],
     ]);
+  });
+});
+
+describe("a connected outside calendar (the app's CalendarSync)", () => {
+  it("its busy times are not offered and cannot be booked; a booking is handed to it", async () => {
+    const day = dayFromToday(2);
+    const changed: string[] = [];
+    const sync: CalendarSync = {
+      busy: async (_orgId, from, to) => {
+        const busy = { start: at(day, "09:00"), end: at(day, "10:00") };
+        return busy.start < to && busy.end > from ? [busy] : [];
+      },
+      appointmentChanged: (_orgId, id) => void changed.push(id),
+    };
+    const synced = await buildApp({ config: testConfig({ VAPI_WEBHOOK_SECRET: WEBHOOK_SECRET }), database, logger: false, calendarSync: sync });
+    try {
+      const setup = await bookingSetup(synced, database.db);
+      const check = await callTool(synced, callRefOf(setup), "check_availability", { date: day });
+      expect(listedStarts(check.result)[0]).toBe(localIso(at(day, "10:00"), NY));
+      const blocked = await callTool(synced, callRefOf(setup), "book_appointment", { start: localIso(at(day, "09:30"), NY), customer_name: "Ada" });
+      expect(blocked.result).toMatch(/^Not booked: that time was just taken\./);
+      const id = bookedId(await callTool(synced, callRefOf(setup), "book_appointment", { start: localIso(at(day, "10:00"), NY), customer_name: "Ada" }));
+      expect(changed).toEqual([id]);
+    } finally {
+      await synced.close();
+    }
   });
 });
