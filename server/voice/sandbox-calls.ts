@@ -18,6 +18,12 @@
  * a success evaluation in the agent's rubric, structured data when the agent asks for some, and a cost
  * of $0.10 per minute of talk (billed per started second; transport, stt, llm, tts and vapi parts).
  * Unanswered calls cost nothing. No recording is made (the sandbox has no audio).
+ *
+ * An answered call to an agent with appointment booking on books, through the same tools Vapi's calls
+ * use: the caller asks for an appointment, the sandbox sends a `tool-calls` check_availability, reads
+ * the answer from the webhook route's response (an event's continuation, `then`), offers the first open
+ * time, and on the caller's yes sends book_appointment with its exact start and the caller's name; the
+ * transcript and summary say when it was booked (or that no time was open, or the booking failed).
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { AgentConfig } from "../../contract/agent";
