@@ -184,7 +184,8 @@ export function bookingToolHandlers(options: BookingToolOptions): Record<string,
     return {
       orgId,
       agentId,
-      callId: call?.id ?? ref.callId,
+      // Our call id only when we have its record (the metadata's may name a call that is gone).
+      callId: call?.id ?? null,
       customerNumber: call?.customerNumber ?? ref.customerNumber,
       customerName: call?.customerName ?? ref.customerName,
     };

@@ -314,7 +314,8 @@ describe("reschedule_appointment, cancel_appointment, find_appointment", () => {
 describe("who may book", () => {
   it("a call we have no record of books through the assistant's metadata, into that agent's calendar, without a call id", async () => {
     const setup = await bookingSetup(app, database.db);
-    const ref = { providerCallId: `vapi-${randomUUID()}`, customerNumber: "+12125550155", assistant: { agentId: setup.agentId, orgId: setup.orgId } };
+    // Its metadata names a call id we have no record of (gone, or never ours): booked without one.
+    const ref = { providerCallId: `vapi-${randomUUID()}`, callId: randomUUID(), orgId: setup.orgId, customerNumber: "+12125550155", assistant: { agentId: setup.agentId, orgId: setup.orgId } };
     const id = bookedId(await callTool(app, ref, "book_appointment", { start: localIso(at(dayFromToday(2), "09:00"), NY), customer_name: "Ada" }));
     expect(await appointmentRow(database.db, id)).toMatchObject({ orgId: setup.orgId, agentId: setup.agentId, callId: null, source: "agent", customerNumber: "+12125550155" });
   });
