@@ -153,11 +153,14 @@ export function spokenTime(instant: Date, zone: string, today: Date = new Date()
   return `${spokenDay(instant, zone, today)} at ${spokenClock(instant, zone)} ${spokenZoneName(zone, instant)}`;
 }
 
-/**
- * The zone a caller hears times in: their number's zone when it maps to exactly one
- * (server/campaigns/number-zones.ts), else the calendar's.
- */
-export function callerZone(customerNumber: string | null | undefined, calendarZone: string): { zone: string; whose: "caller" | "calendar" } {
+/** The one zone a phone number is in (server/campaigns/number-zones.ts), or null when it may be in several or none. */
+export function numberZone(customerNumber: string | null | undefined): string | null {
   const zones = customerNumber ? numberTimeZones(customerNumber) : [];
-  return zones.length === 1 ? { zone: zones[0]!, whose: "caller" } : { zone: calendarZone, whose: "calendar" };
+  return zones.length === 1 ? zones[0]! : null;
+}
+
+/** The zone a caller hears times in: their number's when it has exactly one, else the calendar's. */
+export function callerZone(customerNumber: string | null | undefined, calendarZone: string): { zone: string; whose: "caller" | "calendar" } {
+  const zone = numberZone(customerNumber);
+  return zone ? { zone, whose: "caller" } : { zone: calendarZone, whose: "calendar" };
 }

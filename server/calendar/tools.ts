@@ -39,6 +39,7 @@ import {
   freeSlots,
   rescheduleAppointment,
   type AppointmentRow,
+  type ResolvedCalendar,
 } from "./appointments";
 import { noCalendarSync, type CalendarSync } from "./sync";
 import {
@@ -65,7 +66,7 @@ import {
   FIND_APPOINTMENT_TOOL,
   RESCHEDULE_APPOINTMENT_TOOL,
 } from "./tools-definitions";
-import { addDays, callerZone, isCalendarDate, localDate, localIso, spokenDate, spokenTime, startOfLocalDay } from "./spoken-time";
+import { addDays, callerZone, isCalendarDate, localDate, localIso, numberZone, spokenDate, spokenTime, startOfLocalDay } from "./spoken-time";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** How far check_availability looks for the next days with open times before looking to the horizon. */
@@ -263,15 +264,21 @@ export function bookingToolHandlers(options: BookingToolOptions): Record<string,
       const after = instant(tool, args, "after", false);
       const asker = await askerOf(context);
       const now = clock();
-      const { calendar, speaking } = await speakingFor(asker, now);
+      // The calendar's rules are read only when needed (the caller's zone unknown, or no open times to
+      // explain): the slots themselves already keep to them, and every read costs the waiting caller.
+      let rules: Promise<ResolvedCalendar> | null = null;
+      const calendar = () => (rules ??= calendarFor(db, asker.orgId, asker.agentId));
+      const ownZone = numberZone(asker.customerNumber);
+      const speaking: Speaking = ownZone ? { zone: ownZone, whose: "caller", now } : { zone: (await calendar()).timezone, whose: "calendar", now };
       const { zone } = speaking;
-      const horizon = new Date(now.getTime() + calendar.max_days_ahead * DAY);
+      const horizon = async () => new Date(now.getTime() + (await calendar()).max_days_ahead * DAY);
 
       if (!day) {
         const from = after && after > now ? after : now;
-        const soon = await slotsBetween(asker, from, new Date(Math.min(horizon.getTime(), from.getTime() + NEXT_DAYS_WINDOW_DAYS * DAY)), now, after);
-        const found = soon.length > 0 ? soon : await slotsBetween(asker, new Date(from.getTime() + NEXT_DAYS_WINDOW_DAYS * DAY), horizon, now, after);
-        return nextSlotsAnswer(speaking, found, calendar.max_days_ahead);
+        const soon = await slotsBetween(asker, from, new Date(from.getTime() + NEXT_DAYS_WINDOW_DAYS * DAY), now, after);
+        if (soon.length > 0) return nextSlotsAnswer(speaking, soon, (await calendar()).max_days_ahead);
+        const later = await slotsBetween(asker, new Date(from.getTime() + NEXT_DAYS_WINDOW_DAYS * DAY), await horizon(), now, after);
+        return nextSlotsAnswer(speaking, later, (await calendar()).max_days_ahead);
       }
 
       const today = localDate(now, zone);
@@ -283,15 +290,16 @@ export function bookingToolHandlers(options: BookingToolOptions): Record<string,
       const found = await slotsBetween(asker, dayStart, dayEnd, now, after);
       if (found.length > 0) return daySlotsAnswer(speaking, day, found.slice(0, SLOTS_PER_DAY_LISTED), found.length - SLOTS_PER_DAY_LISTED, after);
 
-      const lastBookable = localDate(horizon, zone);
+      const { max_days_ahead: maxDaysAhead } = await calendar();
+      const lastBookable = localDate(await horizon(), zone);
       const reason =
         day > lastBookable
-          ? `it is further ahead than bookings can be made (up to ${calendar.max_days_ahead} days ahead, the last day being ${spokenDate(lastBookable, zone, now)}).`
+          ? `it is further ahead than bookings can be made (up to ${maxDaysAhead} days ahead, the last day being ${spokenDate(lastBookable, zone, now)}).`
           : after
             ? `none after ${localIso(after, zone)}.`
             : null;
-      const next = day > lastBookable ? [] : await slotsBetween(asker, dayEnd, new Date(Math.min(horizon.getTime(), dayEnd.getTime() + NEXT_DAYS_WINDOW_DAYS * DAY)), now);
-      return noSlotsAnswer(speaking, day, next, reason, calendar.max_days_ahead);
+      const next = day > lastBookable ? [] : await slotsBetween(asker, dayEnd, new Date(dayEnd.getTime() + NEXT_DAYS_WINDOW_DAYS * DAY), now);
+      return noSlotsAnswer(speaking, day, next, reason, maxDaysAhead);
     },
 
     async [BOOK_APPOINTMENT_TOOL.name](args, context) {
