@@ -134,7 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(availabilityRoutes, { prefix: API_BASE, db: database.db, calendarSync });
   await app.register(appointmentRoutes, { prefix: API_BASE, db: database.db, calendarSync });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
-  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals });
+  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals, calendarSync });
 
   await app.register(consolePlugin, { consoleDir: config.consoleDir });
   return app;
