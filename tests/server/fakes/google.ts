@@ -32,6 +32,8 @@ export interface GoogleRequest {
 export interface FakeEvent {
   id: string;
   calendar: string;
+  /** The Google account (email) whose calendar holds it: each connection is its own account's. */
+  account?: string;
   summary: string;
   description?: string;
   start: { dateTime: string; timeZone?: string };
@@ -259,7 +261,8 @@ export async function startFakeGoogle(options: { clientId?: string; clientSecret
         if (Number.isNaN(from) || Number.isNaN(to)) return apiError(400, "badRequest", "Bad Request");
         if (to - from > 90 * 86_400_000) return apiError(400, "timeRangeTooLong", "The requested time range is too long.");
         const overlapping = (start: string, end: string) => Date.parse(start) < to && Date.parse(end) > from;
-        const ours = [...events.values()].filter((event) => event.status !== "cancelled").map((event) => ({ start: event.start.dateTime, end: event.end.dateTime }));
+        const account = refreshTokens.get(access.refreshToken)?.email;
+        const ours = [...events.values()].filter((event) => event.status !== "cancelled" && event.account === account).map((event) => ({ start: event.start.dateTime, end: event.end.dateTime }));
         const periods = [...busy, ...ours]
           .filter((period) => overlapping(period.start, period.end))
           .map((period) => ({ start: new Date(Math.max(from, Date.parse(period.start))).toISOString(), end: new Date(Math.min(to, Date.parse(period.end))).toISOString() }))
@@ -277,14 +280,14 @@ export async function startFakeGoogle(options: { clientId?: string; clientSecret
         if (!body?.id || !EVENT_ID.test(body.id)) return apiError(400, "invalid", "Invalid resource id value.");
         if (events.has(body.id)) return apiError(409, "duplicate", "The requested identifier already exists.");
         if (!body.start?.dateTime || !body.end?.dateTime) return apiError(400, "required", "Missing end time.");
-        events.set(body.id, { ...(body as FakeEvent), calendar, status: body.status ?? "confirmed", writes: 1 });
+        events.set(body.id, { ...(body as FakeEvent), calendar, account: refreshTokens.get(access.refreshToken)?.email, status: body.status ?? "confirmed", writes: 1 });
         return send(200, { kind: "calendar#event", ...events.get(body.id), htmlLink: `https://calendar.google.com/event?eid=${body.id}` });
       }
       if (eventId && method === "PUT") {
         const existing = events.get(eventId);
         if (!existing) return apiError(404, "notFound", "Not Found");
         if (!body?.start?.dateTime || !body.end?.dateTime) return apiError(400, "required", "Missing end time.");
-        events.set(eventId, { ...(body as FakeEvent), id: eventId, calendar, status: body.status ?? "confirmed", writes: existing.writes + 1 });
+        events.set(eventId, { ...(body as FakeEvent), id: eventId, calendar, account: existing.account, status: body.status ?? "confirmed", writes: existing.writes + 1 });
         return send(200, { kind: "calendar#event", ...events.get(eventId) });
       }
       if (eventId && method === "DELETE") {
