@@ -69,6 +69,13 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "GET /api/dnc/": ["campaign", "list"],
   "POST /api/dnc/": ["campaign", "create"],
   "DELETE /api/dnc/:id": ["campaign", "delete"],
+  // Outside calendars and the ICS feed's secret address: members look, admins manage (server/routes/calendar.ts).
+  "GET /api/calendar/connections": ["calendar", "list"],
+  "DELETE /api/calendar/connections/:id": ["calendar", "manage"],
+  "POST /api/calendar/google/connect": ["calendar", "manage"],
+  "POST /api/calendar/google/callback": ["calendar", "manage"],
+  "GET /api/calendar/feed": ["calendar", "manage"],
+  "POST /api/calendar/feed/rotate": ["calendar", "manage"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -84,6 +91,9 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/campaign/:id/cancel": () => ({}),
   "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123" }] }),
   "POST /api/dnc/": () => ({ number: "+12125550124", reason: "asked" }),
+  "POST /api/calendar/google/connect": () => ({}),
+  "POST /api/calendar/google/callback": (r) => r.googleCallback,
+  "POST /api/calendar/feed/rotate": () => ({}),
 };
 
 let world: World;
