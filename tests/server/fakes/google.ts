@@ -108,7 +108,7 @@ export async function startFakeGoogle(options: { clientId?: string; clientSecret
   const revoked: string[] = [];
   const codes = new Map<string, Grant>();
   let failures: FakeGoogleFailure[] = [];
-  let hangs: Array<string | undefined> = [];
+  const hangs: Array<string | undefined> = [];
   let accessSeconds = 3599;
   let withhold = false;
 
