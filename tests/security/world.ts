@@ -238,6 +238,8 @@ export async function buildWorld(env: Record<string, string> = {}): Promise<Worl
   await app.ready();
   const a = await populateOrganisation(app, database.db, A_MARKER, google);
   const b = await populateOrganisation(app, database.db, "bravo", google);
+  // Connecting Google writes upcoming appointments there in the background: done before any snapshot.
+  await app.googleCalendar?.settle();
   return {
     app,
     database,
