@@ -49,6 +49,8 @@ declare module "fastify" {
     campaignSignals: CampaignSignals;
     /** Google Calendar (server/calendar/google/), null without GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET; tests settle its writes. */
     googleCalendar: GoogleCalendar | null;
+    /** Outside calendars as the calendar core sees them (server/calendar/sync.ts): Google when configured, else none. */
+    calendarSync: CalendarSync;
   }
 }
 
@@ -133,9 +135,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const googleCalendar = createGoogleCalendar({ config, db: database.db, box, log: app.log });
   app.decorate("googleCalendar", googleCalendar);
   app.addHook("onClose", async () => googleCalendar?.close());
-  /** What the calendar core's routes take as `calendarSync`. */
+  // What the calendar core's routes take as `calendarSync` (its busy times and the writes of its changes).
   const calendarSync: CalendarSync = options.calendarSync ?? googleCalendar ?? noCalendarSync;
-  void calendarSync;
+  app.decorate("calendarSync", calendarSync);
   await app.register(calendarRoutes, { prefix: API_BASE, db: database.db, config, box, google: googleCalendar });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals });
