@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gte, lt, ne, or, sql } from "drizzle-orm";
-import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
+import ical, { foldLines, ICalCalendarMethod, ICalEventStatus } from "ical-generator";
 import { API_BASE } from "../../contract/api";
 import { calendarPaths } from "../../contract/calendar";
 import type { SecretBox } from "../crypto/credentials";
@@ -83,50 +83,133 @@ export async function feedOwner(db: Db, token: string): Promise<string | null> {
   return rows[0]?.orgId ?? null;
 }
 
-/** The feed's text (RFC 5545) for the organisation, as of `now`. */
-export async function feedCalendar(scope: OrgScope, db: Db, publicUrl: string, now = new Date()): Promise<string> {
-  const [organisation] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
+/** The appointments a feed holds as of `now` (see the file comment), for the query and its fingerprint. */
+function feedWindow(orgId: string, now: Date) {
   const from = new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS);
   const to = new Date(now.getTime() + FEED_FUTURE_DAYS * DAY_MS);
   const cancelledSince = new Date(now.getTime() - FEED_CANCELLED_DAYS * DAY_MS);
-  const rows = await db
-    .select({ appointment: appointments, agentName: agents.name })
-    .from(appointments)
-    .leftJoin(agents, eq(agents.id, appointments.agentId))
-    .where(
-      and(
-        eq(appointments.orgId, scope.orgId),
-        gte(appointments.startAt, from),
-        lt(appointments.startAt, to),
-        or(ne(appointments.status, "cancelled"), gte(sql`coalesce(${appointments.cancelledAt}, ${appointments.updatedAt})`, cancelledSince)),
-      ),
-    )
-    .orderBy(asc(appointments.startAt), asc(appointments.id))
-    .limit(FEED_MAX_EVENTS);
-
-  const name = `${organisation?.name ?? "Voice Agents"} appointments`;
-  const calendar = ical({
-    name,
-    description: "Appointments booked in Voice Agents (by people and by agents during calls).",
-    prodId: { company: "Voice Agents", product: "Appointments", language: "EN" },
-    method: ICalCalendarMethod.PUBLISH,
-    ttl: FEED_REFRESH_SECONDS,
-  });
-  for (const { appointment, agentName } of rows) {
-    const cancelled = appointment.status === "cancelled";
-    calendar.createEvent({
-      id: `${appointment.id}@voice-agents`,
-      sequence: appointment.sequence,
-      start: appointment.startAt,
-      end: appointment.endAt,
-      stamp: appointment.updatedAt,
-      created: appointment.createdAt,
-      lastModified: appointment.updatedAt,
-      summary: appointment.title,
-      description: appointmentDescription(appointment, publicUrl, agentName),
-      url: appointmentLink(publicUrl, appointment.id),
-      status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-    });
-  }
-  return calendar.toString();
+  return and(
+    eq(appointments.orgId, orgId),
+    gte(appointments.startAt, from),
+    lt(appointments.startAt, to),
+    or(ne(appointments.status, "cancelled"), gte(sql`coalesce(${appointments.cancelledAt}, ${appointments.updatedAt})`, cancelledSince)),
+  );
 }
+
+/** Events folded per slice, yielding between slices: ical-generator folds ~2 events a millisecond, and a big feed must not hold up other requests. */
+const EVENTS_PER_SLICE = 50;
+/** Appointments read per query. */
+const FEED_PAGE_ROWS = 500;
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The feed's text (RFC 5545) for the organisation, as of `now`. ical-generator writes every part; the
+ * events are folded a slice at a time (folding works line by line, so the text is the same as
+ * calendar.toString() in one go).
+ */
+export async function feedCalendar(scope: OrgScope, db: Db, publicUrl: string, now = new Date()): Promise<string> {
+  const [organisation] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
+  // Read a page at a time (by start, then id): on PGlite a query runs on this thread, and one of
+  // thousands of rows would hold up every other request for most of a second.
+  const rows: Array<{ appointment: typeof appointments.$inferSelect; agentName: string | null }> = [];
+  while (rows.length < FEED_MAX_EVENTS) {
+    const last = rows.at(-1)?.appointment;
+    const page = await db
+      .select({ appointment: appointments, agentName: agents.name })
+      .from(appointments)
+      .leftJoin(agents, eq(agents.id, appointments.agentId))
+      .where(and(feedWindow(scope.orgId, now), last ? sql`(${appointments.startAt}, ${appointments.id}) > (${last.startAt}, ${last.id})` : undefined))
+      .orderBy(asc(appointments.startAt), asc(appointments.id))
+      .limit(Math.min(FEED_PAGE_ROWS, FEED_MAX_EVENTS - rows.length));
+    rows.push(...page);
+    if (page.length < FEED_PAGE_ROWS) break;
+  }
+
+  const header = () =>
+    ical({
+      name: `${organisation?.name ?? "Voice Agents"} appointments`,
+      description: "Appointments booked in Voice Agents (by people and by agents during calls).",
+      prodId: { company: "Voice Agents", product: "Appointments", language: "EN" },
+      method: ICalCalendarMethod.PUBLISH,
+      ttl: FEED_REFRESH_SECONDS,
+    });
+  const calendar = header();
+  const parts = [header().toString().replace(/END:VCALENDAR$/, "")];
+  for (let index = 0; index < rows.length; index += EVENTS_PER_SLICE) {
+    if (index > 0) await yieldToOthers();
+    for (const { appointment, agentName } of rows.slice(index, index + EVENTS_PER_SLICE)) {
+      const event = calendar.createEvent({
+        id: `${appointment.id}@voice-agents`,
+        sequence: appointment.sequence,
+        start: appointment.startAt,
+        end: appointment.endAt,
+        stamp: appointment.updatedAt,
+        created: appointment.createdAt,
+        lastModified: appointment.updatedAt,
+        summary: appointment.title,
+        description: appointmentDescription(appointment, publicUrl, agentName),
+        url: appointmentLink(publicUrl, appointment.id),
+        status: appointment.status === "cancelled" ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+      });
+      parts.push(foldLines(event.toString()));
+    }
+  }
+  parts.push("END:VCALENDAR");
+  return parts.join("");
+}
+
+export interface FeedAnswer {
+  text: string;
+  /** A strong ETag of this text: a subscriber asking again with If-None-Match gets 304. */
+  etag: string;
+}
+
+/**
+ * Feeds kept in memory, each with the fingerprint of what it was made from (the hour, the organisation's
+ * name, and the count, latest change and highest SEQUENCE of the appointments in its window): a poll
+ * that finds the same fingerprint answers from memory, the fingerprint costing one indexed aggregate.
+ * At most `maxBytes` of text is kept (the oldest goes first).
+ */
+export function createFeedCache(options: { maxBytes?: number } = {}) {
+  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+  const kept = new Map<string, FeedAnswer & { fingerprint: string }>();
+  let bytes = 0;
+
+  async function fingerprintOf(scope: OrgScope, db: Db, now: Date): Promise<string> {
+    const [[organisation], [window]] = await Promise.all([
+      db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1),
+      db
+        .select({ count: sql<number>`count(*)::int`, changed: sql<string | null>`max(${appointments.updatedAt})::text`, sequence: sql<number | null>`max(${appointments.sequence})` })
+        .from(appointments)
+        .where(feedWindow(scope.orgId, now)),
+    ]);
+    return JSON.stringify([now.toISOString().slice(0, 13), organisation?.name ?? null, window?.count ?? 0, window?.changed ?? null, window?.sequence ?? null]);
+  }
+
+  return {
+    async get(scope: OrgScope, db: Db, publicUrl: string, now = new Date()): Promise<FeedAnswer> {
+      const fingerprint = await fingerprintOf(scope, db, now);
+      const known = kept.get(scope.orgId);
+      if (known?.fingerprint === fingerprint) return known;
+      const text = await feedCalendar(scope, db, publicUrl, now);
+      const answer = { text, etag: `"${createHash("sha256").update(text).digest("base64url").slice(0, 32)}"`, fingerprint };
+      if (known) bytes -= known.text.length;
+      kept.delete(scope.orgId);
+      kept.set(scope.orgId, answer);
+      bytes += text.length;
+      for (const [orgId, entry] of kept) {
+        if (bytes <= maxBytes || orgId === scope.orgId) break;
+        kept.delete(orgId);
+        bytes -= entry.text.length;
+      }
+      return answer;
+    },
+    /** Rotating the address or a test: the next ask makes the feed again. */
+    forget(orgId: string) {
+      const known = kept.get(orgId);
+      if (known) bytes -= known.text.length;
+      kept.delete(orgId);
+    },
+  };
+}
+export type FeedCache = ReturnType<typeof createFeedCache>;

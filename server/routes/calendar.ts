@@ -15,7 +15,7 @@ import {
   urlResponseSchema,
   type Action,
 } from "../../contract";
-import { feedAddress, feedCalendar, feedOwner, FEED_NOT_FOUND, FEED_REFRESH_SECONDS, rotateFeed } from "../calendar/feed";
+import { createFeedCache, feedAddress, feedOwner, FEED_NOT_FOUND, FEED_REFRESH_SECONDS, rotateFeed } from "../calendar/feed";
 import { CalendarFlowError, GOOGLE_MESSAGES, redirectUriFor, type GoogleCalendar } from "../calendar/google";
 import { GOOGLE_SCOPES } from "../calendar/google/client";
 import { deleteConnection, listConnections, toApiConnection } from "../calendar/google/connections";
@@ -55,6 +55,9 @@ export const calendarRoutes: FastifyPluginAsyncZod<CalendarRoutesOptions> = asyn
     if (!can(identity.role, "calendar", action)) throw ApiError.forbidden(`Your role may not ${VERBS[action] ?? action} the calendar's connections and feed: ask an admin.`);
     return { identity, scope };
   }
+
+  // The feeds made, kept while nothing in them changed (calendar apps poll the same text again and again).
+  const feeds = createFeedCache();
 
   function configured(): GoogleCalendar {
     if (!google) throw ApiError.conflict(GOOGLE_MESSAGES.notConfigured);
@@ -216,22 +219,20 @@ export const calendarRoutes: FastifyPluginAsyncZod<CalendarRoutesOptions> = asyn
         description:
           "text/calendar (RFC 5545): one VEVENT per appointment from 90 days back to a year ahead, UID from the appointment's id, " +
           "SEQUENCE from its changes, times in UTC; cancelled appointments stay 30 days as STATUS:CANCELLED so subscribers remove them. " +
+          "An ETag comes with it: asked again with If-None-Match while nothing changed, it answers 304. " +
           `An unknown or replaced address answers 404. At most ${feedPerMinute} requests a minute per client and feed (429).`,
         params: z.object({ token: z.string().max(200, { error: "not a feed address" }) }),
         produces: ["text/calendar"],
-        response: { 200: z.string().describe("The ICS calendar"), 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
+        response: { 200: z.string().describe("The ICS calendar"), 304: z.null().describe("Not changed since the ETag given"), 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
       const orgId = await feedOwner(db, request.params.token);
       if (!orgId) throw ApiError.notFound(FEED_NOT_FOUND);
-      const body = await feedCalendar(orgScope(db, orgId), db, config.publicUrl);
-      return reply
-        .header("content-type", "text/calendar; charset=utf-8")
-        .header("content-disposition", 'inline; filename="appointments.ics"')
-        .header("cache-control", `private, max-age=${Math.min(300, FEED_REFRESH_SECONDS)}`)
-        .header("x-robots-tag", "noindex")
-        .send(body);
+      const feed = await feeds.get(orgScope(db, orgId), db, config.publicUrl);
+      reply.header("etag", feed.etag).header("cache-control", `private, max-age=${Math.min(300, FEED_REFRESH_SECONDS)}`).header("x-robots-tag", "noindex");
+      if (request.headers["if-none-match"]?.split(",").some((tag) => tag.trim() === feed.etag)) return reply.code(304).send(null);
+      return reply.header("content-type", "text/calendar; charset=utf-8").header("content-disposition", 'inline; filename="appointments.ics"').send(feed.text);
     },
   );
 };

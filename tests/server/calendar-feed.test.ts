@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEED_NOT_FOUND } from "../../server/calendar/feed";
 import type { Database } from "../../server/db/client";
-import { CREDENTIALS_ENV, get, makeAppointment, makeCalendar, post, tomorrowAt } from "./calendar-google-fixtures";
+import { CREDENTIALS_ENV, changeAppointment, get, makeAppointment, makeCalendar, post, tomorrowAt } from "./calendar-google-fixtures";
 import { buildTestApp, createOrganisation, migratedDatabase, organisationCast, signUp } from "./helpers";
 
 let database: Database;
@@ -167,6 +167,23 @@ describe("the feed", () => {
     expect(ourFeed).not.toContain("Elsewhere secret");
     expect(theirFeed).not.toContain(ours);
     expect(parse(theirFeed)).toMatchObject({ name: "Elsewhere Ltd appointments", events: [{ uid: `${theirs}@voice-agents`, summary: "Elsewhere secret" }] });
+  });
+
+  it("answers 304 to If-None-Match while nothing changed; a change makes a new feed with a new ETag", async () => {
+    const id = await makeAppointment(database.db, cast.orgId, calendarId, { title: "Before", start: tomorrowAt(9) });
+    const { pathname } = new URL(await feedUrl());
+    const first = await app.inject({ method: "GET", url: pathname });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    const again = await app.inject({ method: "GET", url: pathname, headers: { "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+
+    await changeAppointment(database.db, id, { title: "After" });
+    const changed = await app.inject({ method: "GET", url: pathname, headers: { "if-none-match": etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(parse(changed.body).events.find((event) => event.uid === `${id}@voice-agents`)).toMatchObject({ summary: "After", sequence: 1 });
   });
 
   it("an organisation without appointments gets a valid, empty calendar", async () => {
