@@ -34,8 +34,12 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "POST /api/campaign/:id/cancel": () => ({}),
   "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123", name: "intruder" }] }),
   "DELETE /api/dnc/:id": () => undefined,
+<<<<<<< HEAD
   "PUT /api/appointment/:id": () => ({ notes: "changed by another organisation" }),
   "DELETE /api/appointment/:id": () => undefined,
+=======
+  "DELETE /api/calendar/connections/:id": () => undefined,
+>>>>>>> cal-sync
 };
 
 /**
@@ -43,6 +47,8 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
  * - GET /api/webcall/public/:slug: the public web-call page's details, by its unguessable slug, and the
  *   page's sandbox call, started by the slug and ended by the slug and the call id it was given (checked
  *   below: another link's slug does not end it).
+ * - GET /api/calendar/feed/:token.ics: the organisation's ICS feed, by its secret token (rotating it cuts
+ *   everyone off); tests/server/calendar-feed.test.ts checks that a feed holds only its own organisation's.
  * GET /api/agent/:id/public answers only for public agents: A's private agent is a 404 like the rest.
  * GET /api/agent/:id/clone needs the owner's consent (the private link's key, while A turns cloning on):
  * without it A's agent is a 404 like the rest; with it, checked below, the copy lands in B.
@@ -51,6 +57,7 @@ const CAPABILITY_ROUTES = new Set([
   "GET /api/webcall/public/:slug",
   "POST /api/webcall/public/:slug/call",
   "POST /api/webcall/public/:slug/call/:callId/end",
+  "GET /api/calendar/feed/:token.ics",
 ]);
 
 let world: World;
@@ -75,14 +82,38 @@ const MADE_UP: OrgRecords = {
   invitedEmail: "nobody@example.com",
   campaignId: "00000000-0000-4000-8000-000000000008",
   dncId: "00000000-0000-4000-8000-000000000009",
+<<<<<<< HEAD
   appointmentId: "00000000-0000-4000-8000-00000000000a",
+=======
+  calendarConnectionId: "00000000-0000-4000-8000-00000000000a",
+  calendarFeedToken: "made-up-feed-token-000000000000000000000000",
+  googleCallback: { code: "4/made-up", state: "made-up-state" },
+>>>>>>> cal-sync
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
 const lists = () => world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0 && !route.public);
 
 function ids(records: OrgRecords) {
+<<<<<<< HEAD
   return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail, records.campaignId, records.dncId, records.appointmentId];
+=======
+  return [
+    records.orgId,
+    records.agentId,
+    records.publicAgentId,
+    records.phoneNumberId,
+    records.callId,
+    records.fileId,
+    records.webCallId,
+    records.webCallSlug,
+    records.invitedEmail,
+    records.campaignId,
+    records.dncId,
+    records.calendarConnectionId,
+    records.calendarFeedToken,
+  ];
+>>>>>>> cal-sync
 }
 
 describe("cross-organisation access", () => {

@@ -16,6 +16,7 @@ import type { Database, Db } from "../../server/db/client";
 import { calls } from "../../server/db/schema";
 import type { RouteTableEntry } from "../../server/plugins/auth";
 import { WEBHOOK_SECRET } from "../server/calls-fixtures";
+import { startFakeGoogle, type FakeGoogle } from "../server/fakes/google";
 import { addMember, bearer, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "../server/helpers";
 
 export { WEBHOOK_SECRET };
@@ -49,6 +50,12 @@ export interface OrgRecords {
   dncId: string;
   /** A booked appointment of the agent, in a calendar with saved rules. */
   appointmentId: string;
+  /** The organisation's Google Calendar connection (made through the OAuth flow against the stand-in). */
+  calendarConnectionId: string;
+  /** The secret token of the organisation's ICS feed (GET /calendar/feed/{token}.ics). */
+  calendarFeedToken: string;
+  /** A Google code and state the admin has not used yet, for POST /calendar/google/callback. */
+  googleCallback: { code: string; state: string };
 }
 
 /**
@@ -67,6 +74,8 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "campaign:id": (r) => r.campaignId,
   "dnc:id": (r) => r.dncId,
   "appointment:id": (r) => r.appointmentId,
+  "calendar:id": (r) => r.calendarConnectionId,
+  "calendar:token": (r) => r.calendarFeedToken,
 };
 
 const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ?? "";
@@ -110,7 +119,7 @@ function multipartFile(name: string, type: string, content: string) {
 }
 
 /** One organisation with an admin, a member and one record of every kind, named with `marker`. */
-export async function populateOrganisation(app: FastifyInstance, db: Db, marker: string): Promise<OrgRecords> {
+export async function populateOrganisation(app: FastifyInstance, db: Db, marker: string, google: FakeGoogle): Promise<OrgRecords> {
   const admin = await signUp(app, uniqueEmail(`${marker}-admin`));
   const orgId = await createOrganisation(app, admin.token, `Org ${marker} ${randomUUID().slice(0, 6)}`);
   const memberToken = (await addMember(app, admin.token, orgId, uniqueEmail(`${marker}-member`))).token;
@@ -206,6 +215,18 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     }),
     "appointment",
   );
+  // Google Calendar, connected the way the console does it: connect, Google's consent page, callback.
+  const googleConsent = async () =>
+    google.approve((await created<{ url: string }>(await inject(app, "POST", "/api/calendar/google/connect", admin.token, {}), "Google connect")).url, {
+      email: `${marker}@example.com`,
+    });
+  const firstConsent = await googleConsent();
+  const connection = await created<{ id: string }>(
+    await inject(app, "POST", "/api/calendar/google/callback", admin.token, { code: firstConsent.code, state: firstConsent.state }),
+    "Google connection",
+  );
+  const unusedConsent = await googleConsent();
+  const feed = await created<{ url: string }>(await inject(app, "GET", "/api/calendar/feed", admin.token), "calendar feed");
   return {
     orgId,
     adminToken: admin.token,
@@ -222,13 +243,18 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     campaignId: campaign.id,
     dncId: dnc.entry.id,
     appointmentId: appointment.id,
+    calendarConnectionId: connection.id,
+    calendarFeedToken: decodeURIComponent(/\/calendar\/feed\/([^/]+)\.ics$/.exec(feed.url)![1]!),
+    googleCallback: { code: unusedConsent.code, state: unusedConsent.state },
   };
 }
 
-/** The app (local accounts, sandbox voice) with organisations A and B populated. */
+/** The app (local accounts, sandbox voice, Google Calendar against its stand-in) with organisations A and B populated. */
 export async function buildWorld(env: Record<string, string> = {}): Promise<World> {
   const database = await migratedDatabase();
+  const google = await startFakeGoogle();
   const { app } = await buildTestApp(database, {
+    ...google.env,
     VAPI_WEBHOOK_SECRET: WEBHOOK_SECRET,
     // The suite sends thousands of requests from one address: the per-IP limits would answer 429 to
     // everything after the first few hundred and hide what the routes themselves do.
@@ -237,8 +263,10 @@ export async function buildWorld(env: Record<string, string> = {}): Promise<Worl
     ...env,
   });
   await app.ready();
-  const a = await populateOrganisation(app, database.db, A_MARKER);
-  const b = await populateOrganisation(app, database.db, "bravo");
+  const a = await populateOrganisation(app, database.db, A_MARKER, google);
+  const b = await populateOrganisation(app, database.db, "bravo", google);
+  // Connecting Google writes upcoming appointments there in the background: done before any snapshot.
+  await app.googleCalendar?.settle();
   return {
     app,
     database,
@@ -249,6 +277,7 @@ export async function buildWorld(env: Record<string, string> = {}): Promise<Worl
     async close() {
       await app.close();
       await database.close();
+      await google.close();
     },
   };
 }
