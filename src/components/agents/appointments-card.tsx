@@ -1,12 +1,18 @@
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import { Card, Flex, Switch, Typography } from "antd";
 import { useState } from "react";
+import { Link } from "react-router";
 import { apiPaths } from "../../../contract/api";
 import type { Agent } from "../../../contract/agent";
 import { strings } from "../../config/strings";
 import { useToasts } from "../../lib/toast";
 
 const text = strings.agents.appointments;
+/** The calendar's own words stay out of src/config/strings.ts (its chunk's); this link is the agent page's one. */
+const SET_AVAILABILITY = "Set availability";
+
+/** /calendar with this agent's availability open (its own rules, else the organisation's it inherits). */
+export const agentAvailabilityLink = (agentId: string) => `/calendar?availability=${encodeURIComponent(agentId)}`;
 
 /** appointment_enable, switched at once with PUT /agent/{id}/appointment-toggle (spec §4, §7). */
 export function AppointmentsCard({ agent, disabled }: { agent: Agent; disabled?: boolean }) {
@@ -46,6 +52,9 @@ export function AppointmentsCard({ agent, disabled }: { agent: Agent; disabled?:
           onChange={toggle}
         />
         <label htmlFor="agent-appointments">{text.label}</label>
+        <Link to={agentAvailabilityLink(agent.id)} style={{ marginLeft: "auto" }}>
+          {SET_AVAILABILITY}
+        </Link>
       </Flex>
       <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
         {text.hint}

@@ -4,6 +4,7 @@ import { Alert, Button, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } 
 import { SANDBOX_CALL_LABEL, type Call } from "../../../contract/call";
 import { strings } from "../../config/strings";
 import { useToasts } from "../../lib/toast";
+import { CallAppointments, callAppointmentsText } from "./call-appointments";
 import { formatCost, formatDateTime, formatDuration } from "./call-format";
 import { CallTranscript } from "./call-transcript";
 import { KeyValueList } from "./structured-data";
@@ -44,8 +45,12 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-function CallDetail({ call }: { call: Call }) {
+/** GET /call/{id}: the call and the appointments it booked (absent from an older server's answer). */
+type CallWithAppointments = Call & { appointment_ids?: string[] };
+
+function CallDetail({ call }: { call: CallWithAppointments }) {
   const rubricOf = useAgentRubrics();
+  const appointmentIds = call.appointment_ids ?? [];
   return (
     <>
       <Section title={text.recording}>
@@ -55,6 +60,11 @@ function CallDetail({ call }: { call: Call }) {
       <Section title={text.summary}>
         <Typography.Paragraph className="call-detail__summary">{call.summary || text.noSummary}</Typography.Paragraph>
       </Section>
+      {appointmentIds.length > 0 && (
+        <Section title={callAppointmentsText.title}>
+          <CallAppointments ids={appointmentIds} />
+        </Section>
+      )}
       <Section title={text.successEvaluation}>
         <SuccessEvaluation value={call.success_evaluation} rubric={rubricOf(call.agent_id)} success={call.success} full />
       </Section>
@@ -97,7 +107,7 @@ function CallDetail({ call }: { call: Call }) {
 
 /** One call (GET /call/{id}) in a drawer; the page keeps its id in the URL (?call=) so the view can be linked. */
 export function CallDetailDrawer({ callId, onClose }: { callId: string | undefined; onClose: () => void }) {
-  const { result, query } = useOne<Call>({
+  const { result, query } = useOne<CallWithAppointments>({
     resource: "call",
     id: callId ?? "",
     queryOptions: { enabled: Boolean(callId) },

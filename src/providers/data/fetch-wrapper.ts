@@ -19,6 +19,8 @@ export interface ApiError extends HttpError {
   /** The server's sentence, when it sent one (`{detail, code}`). */
   detail?: string;
   code?: string;
+  /** A 409 `slot_taken`'s nearest free slots ({start, end}, contract/calendar.ts slotTakenErrorSchema). */
+  slots?: unknown[];
 }
 
 export interface ApiClient {
@@ -64,6 +66,7 @@ export function toApiError(status: number, body: unknown): ApiError {
     statusCode: status,
     ...(detail ? { detail } : {}),
     ...(code ? { code } : {}),
+    ...(Array.isArray(fields.slots) ? { slots: fields.slots as unknown[] } : {}),
   };
 }
 

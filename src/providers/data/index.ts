@@ -50,6 +50,8 @@ export const resourceRoutes: Record<string, ResourceRoutes> = {
   // Files are uploaded as multipart at POST /file/upload by the knowledge-base screen, not through here.
   file: { list: "/file/files", remove: (key) => `/file/file/${id(key)}`, listQuery: paging },
   campaign: { ...crud("/campaign"), listQuery: (params) => ({ ...paging(params), ...campaignListFilterQuery(params.filters) }) },
+  // DELETE /appointment/{id} cancels it (the record stays, status cancelled).
+  appointment: { ...crud("/appointment"), listQuery: (params) => ({ ...paging(params), ...appointmentListFilterQuery(params.filters) }) },
 };
 
 function pad(value: number): string {
@@ -144,6 +146,25 @@ export function campaignListFilterQuery(filters: CrudFilter[] | undefined): Reco
   for (const filter of logicalFilters(filters)) {
     if ((filter.field === "status" || filter.field === "search") && typeof filter.value === "string" && filter.value.trim()) {
       query[filter.field] = filter.value.trim();
+    }
+  }
+  return query;
+}
+
+/** The appointment list's filters (contract/calendar.ts appointmentListQuerySchema): each only with a value. */
+export const APPOINTMENT_VALUE_FILTERS = ["status", "agentId", "search"] as const;
+
+/**
+ * The appointment list's query: startDate/endDate as YYYY-MM-DD (the days of the calendar's zone the
+ * screen asks for, endDate included), status, agentId and search only when non-empty. Nothing else.
+ */
+export function appointmentListFilterQuery(filters: CrudFilter[] | undefined): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const filter of logicalFilters(filters)) {
+    if (filter.field === "startDate" || filter.field === "endDate") {
+      query[filter.field] = formatCalendarDate(filter.value);
+    } else if ((APPOINTMENT_VALUE_FILTERS as readonly string[]).includes(filter.field)) {
+      query[filter.field] = valueFilter(filter.value);
     }
   }
   return query;

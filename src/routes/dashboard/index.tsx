@@ -4,6 +4,7 @@ import { useSearchParams } from "react-router";
 import type { CallFilterPatch } from "../../components/calls/call-filter-values";
 import { useCallLogsLink } from "../../components/calls/call-logs-link";
 import { AgentTable } from "../../components/dashboard/agent-table";
+import { AppointmentsCard } from "../../components/dashboard/appointments-card";
 import { CampaignsCard, type DashboardWithCampaigns } from "../../components/dashboard/campaigns-card";
 import { DashboardFilters } from "../../components/dashboard/dashboard-filters";
 import { formatPeriod } from "../../components/dashboard/dashboard-format";
@@ -129,6 +130,7 @@ export default function DashboardPage() {
         <div className={query.isPlaceholderData ? "dashboard__body dashboard__body--updating" : "dashboard__body"} aria-busy={query.isFetching}>
           <KpiCards dashboard={dashboard} periodLink={periodLink} callLogsLink={callLogsLink} />
           <CampaignsCard campaigns={campaigns} />
+          <AppointmentsCard appointments={dashboard.appointments} zone={dashboard.period.timezone} />
           {noCalls ? (
             <div className="dash-panel dash-panel--wide dash-empty" role="status">
               <p className="dash-empty__title">{text.noCalls}</p>
