@@ -34,12 +34,9 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "POST /api/campaign/:id/cancel": () => ({}),
   "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123", name: "intruder" }] }),
   "DELETE /api/dnc/:id": () => undefined,
-<<<<<<< HEAD
   "PUT /api/appointment/:id": () => ({ notes: "changed by another organisation" }),
   "DELETE /api/appointment/:id": () => undefined,
-=======
   "DELETE /api/calendar/connections/:id": () => undefined,
->>>>>>> cal-sync
 };
 
 /**
@@ -82,22 +79,16 @@ const MADE_UP: OrgRecords = {
   invitedEmail: "nobody@example.com",
   campaignId: "00000000-0000-4000-8000-000000000008",
   dncId: "00000000-0000-4000-8000-000000000009",
-<<<<<<< HEAD
   appointmentId: "00000000-0000-4000-8000-00000000000a",
-=======
-  calendarConnectionId: "00000000-0000-4000-8000-00000000000a",
+  calendarConnectionId: "00000000-0000-4000-8000-00000000000b",
   calendarFeedToken: "made-up-feed-token-000000000000000000000000",
   googleCallback: { code: "4/made-up", state: "made-up-state" },
->>>>>>> cal-sync
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
 const lists = () => world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0 && !route.public);
 
 function ids(records: OrgRecords) {
-<<<<<<< HEAD
-  return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail, records.campaignId, records.dncId, records.appointmentId];
-=======
   return [
     records.orgId,
     records.agentId,
@@ -110,10 +101,10 @@ function ids(records: OrgRecords) {
     records.invitedEmail,
     records.campaignId,
     records.dncId,
+    records.appointmentId,
     records.calendarConnectionId,
     records.calendarFeedToken,
   ];
->>>>>>> cal-sync
 }
 
 describe("cross-organisation access", () => {
