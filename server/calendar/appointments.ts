@@ -541,7 +541,7 @@ export async function appointmentIdsOfCall(db: Db, orgId: string, callId: string
   return rows.map((row) => row.id);
 }
 
-/** A customer's booked appointments from `from` on, soonest first (the agent's reschedule and cancel tools find them by number). */
+/** A customer's booked appointments not ended by `from` (one under way counts), soonest first: the agent's reschedule and cancel tools find them by number. */
 export async function appointmentsOfCustomer(db: Db, orgId: string, query: { customerNumber: string; from: Date; agentId?: string | null }): Promise<AppointmentRow[]> {
   const filters: SQL[] = [
     eq(appointments.orgId, orgId),
