@@ -39,7 +39,7 @@ import { isExclusionViolation, isUniqueViolation } from "../db/errors";
 import { agents, appointments } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { calendarFor, lockBookingCalendar, lockCalendar, rulesOfCalendars } from "./calendars";
-import { DAY, MINUTE, TakenIndex, computeSlots, dayNumber, instantOfLocal, localDayOf, nearestSlots, ruleProblem, withinHours, type AvailabilityRules, type Interval, type RuleProblem } from "./slots";
+import { DAY, MINUTE, TakenIndex, computeSlots, dayNumber, instantOfLocal, localDayOf, ruleProblem, withinHours, type AvailabilityRules, type Interval, type RuleProblem } from "./slots";
 import type { CalendarSync } from "./sync";
 
 export { calendarFor, type ResolvedCalendar } from "./calendars";
@@ -160,6 +160,7 @@ const toIntervals = (times: readonly TakenTime[], except?: string): Interval[] =
 const startsOf = (times: readonly TakenTime[], except?: string) => times.filter((time) => time.id !== except).map((time) => time.startAt.getTime());
 const busyIntervals = (busy: readonly { start: Date; end: Date }[]): Interval[] => busy.map((interval) => ({ start: interval.start.getTime(), end: interval.end.getTime() }));
 const toTimes = (slot: Interval): SlotTimes => ({ start: new Date(slot.start), end: new Date(slot.end) });
+const WEEK = 7 * DAY;
 
 /** Outside busy times around [from, to) (a failing sync answers what it knows; never throws by contract, guarded anyway). */
 async function busyAround(sync: CalendarSync, orgId: string, from: number, to: number): Promise<Interval[]> {
@@ -193,41 +194,33 @@ export async function freeSlots(
 }
 
 /**
- * Up to SLOT_TAKEN_ALTERNATIVES free slots of a calendar from `from` on (asked length when any exist),
- * reading a week of appointments at a time up to the rules' horizon.
+ * Up to SLOT_TAKEN_ALTERNATIVES free slots of a calendar from `from` on, reading a week of appointments
+ * at a time up to the rules' horizon: in the asked length, or in slot_minutes when the rules hold no
+ * slot of the asked length at all.
  */
-async function alternatives(
-  db: Db,
-  calendarId: string,
-  rules: AvailabilityRules,
-  busy: readonly Interval[],
-  from: number,
-  lengthMinutes: number,
-  now: number,
-  except?: string,
-): Promise<SlotTimes[]> {
+async function alternatives(db: Db, calendarId: string, rules: AvailabilityRules, context: RefusalContext): Promise<SlotTimes[]> {
+  const { busy, now, except } = context;
   const horizon = instantOfLocal(rules.timezone, (localDayOf(rules.timezone, now) + rules.max_days_ahead + 1) * DAY);
+  const asked = (context.end - context.start) / MINUTE;
   const found: Interval[] = [];
-  const week = 7 * DAY;
-  const wanted = SLOT_TAKEN_ALTERNATIVES;
-  // First in the asked length, then (when none exist at all in it) in slot_minutes.
-  for (const length of lengthMinutes === rules.slot_minutes ? [lengthMinutes] : [lengthMinutes, rules.slot_minutes]) {
-    for (let windowStart = Math.max(from, now); windowStart < horizon && found.length < wanted; windowStart += week) {
-      const windowEnd = Math.min(windowStart + week, horizon);
-      const taken = await takenTimes(db, calendarId, windowStart, windowEnd);
-      const slots = nearestSlots(rules, {
-        from: windowStart,
+  for (const lengthMinutes of asked === rules.slot_minutes ? [asked] : [asked, rules.slot_minutes]) {
+    for (let from = Math.max(context.start, now); from < horizon && found.length < SLOT_TAKEN_ALTERNATIVES; from += WEEK) {
+      const to = Math.min(from + WEEK, horizon);
+      const taken = await takenTimes(db, calendarId, from, to);
+      const slots = computeSlots(rules, {
+        from,
+        to,
         now,
-        count: wanted - found.length,
-        lengthMinutes: length,
+        lengthMinutes,
+        limit: SLOT_TAKEN_ALTERNATIVES - found.length,
         taken: [...toIntervals(taken, except), ...busy],
         bookedStarts: startsOf(taken, except),
-      }).filter((slot) => slot.start < windowEnd);
+      });
       found.push(...slots);
     }
     if (found.length > 0) break;
   }
-  return found.slice(0, wanted).map(toTimes);
+  return found.map(toTimes);
 }
 
 // ---- checks --------------------------------------------------------------------------------------
@@ -252,6 +245,16 @@ class Refusal extends Error {
   ) {
     super(problem);
   }
+}
+
+/** What a refused request asked for, to find its alternatives. */
+interface RefusalContext {
+  busy: readonly Interval[];
+  start: number;
+  end: number;
+  now: number;
+  /** The appointment being moved (it does not block itself). */
+  except?: string;
 }
 
 /**
@@ -281,26 +284,22 @@ async function checkFree(
   return { blockedStart: new Date(blockedStart), blockedEnd: new Date(blockedEnd) };
 }
 
-/** Turns a refused transaction into the caller's error, with the nearest free slots. */
-async function refusal(db: Db, error: unknown, context: { busy: readonly Interval[]; start: number; end: number; now: number; except?: string }): Promise<never> {
-  if (error instanceof Refusal || isExclusionViolation(error)) {
-    // An exclusion violation without our Refusal: a writer that took no lock (e.g. a calendar sync) got there first.
-    const calendarId = error instanceof Refusal ? error.calendarId : null;
-    const rules = error instanceof Refusal ? error.rules : null;
-    const slots = calendarId && rules ? await alternatives(db, calendarId, rules, context.busy, context.start, (context.end - context.start) / MINUTE, context.now, context.except) : [];
-    if (error instanceof Refusal && error.problem !== "taken") throw new OutsideAvailabilityError(error.problem, RULE_MESSAGES[error.problem](error.rules), slots);
-    throw new SlotTakenError(slots);
+/**
+ * Turns a failed transaction into the caller's error: a Refusal, or an exclusion violation (a writer
+ * that took no lock got there first, e.g. a calendar sync), becomes SlotTakenError or
+ * OutsideAvailabilityError with the nearest free slots of `calendarId`; anything else is rethrown.
+ */
+async function refused(db: Db, orgId: string, error: unknown, calendarId: string | null, context: RefusalContext): Promise<never> {
+  let refusal = error instanceof Refusal ? error : null;
+  if (!refusal && isExclusionViolation(error)) {
+    const rules = calendarId ? (await rulesOfCalendars(db, orgId, [calendarId])).get(calendarId) : undefined;
+    if (!rules) throw new SlotTakenError([]);
+    refusal = new Refusal(calendarId!, rules, "taken");
   }
-  throw error;
-}
-
-/** The alternatives for an exclusion violation raised outside our Refusal: read the calendar again. */
-async function withAlternatives(db: Db, orgId: string, calendarId: string, error: unknown, context: { busy: readonly Interval[]; start: number; end: number; now: number; except?: string }): Promise<never> {
-  if (isExclusionViolation(error)) {
-    const rules = (await rulesOfCalendars(db, orgId, [calendarId])).get(calendarId);
-    if (rules) return refusal(db, new Refusal(calendarId, rules, "taken"), context);
-  }
-  return refusal(db, error, context);
+  if (!refusal) throw error;
+  const slots = await alternatives(db, refusal.calendarId, refusal.rules, context);
+  if (refusal.problem !== "taken") throw new OutsideAvailabilityError(refusal.problem, RULE_MESSAGES[refusal.problem](refusal.rules), slots);
+  throw new SlotTakenError(slots);
 }
 
 // ---- booking -------------------------------------------------------------------------------------
@@ -339,10 +338,12 @@ export async function bookAppointment(db: Db, sync: CalendarSync, orgId: string,
   const end = input.end.getTime();
   const [, busy] = await Promise.all([checkAgent(db, orgId, agentId), by.source === "agent" ? busyAround(sync, orgId, start, end) : Promise.resolve([])]);
   let created = true;
+  let calendarId: string | null = null;
   let row: AppointmentRow;
   try {
     row = await db.transaction(async (tx) => {
       const { row: calendar, rules } = await lockBookingCalendar(tx, orgId, agentId);
+      calendarId = calendar.id;
       if (toolCallId) {
         // A retry that waited for the first attempt's lock: answer the first attempt's appointment.
         const earlier = await byToolCall(tx, orgId, toolCallId);
@@ -382,12 +383,7 @@ export async function bookAppointment(db: Db, sync: CalendarSync, orgId: string,
       const earlier = await byToolCall(db, orgId, toolCallId);
       if (earlier) return earlier;
     }
-    const context = { busy, start, end, now: now.getTime() };
-    if (isExclusionViolation(error)) {
-      const calendar = await calendarFor(db, orgId, agentId);
-      return withAlternatives(db, orgId, calendar.id ?? "", error, context);
-    }
-    return refusal(db, error, context);
+    return refused(db, orgId, error, calendarId, { busy, start, end, now: now.getTime() });
   }
   if (created) sync.appointmentChanged(orgId, row.id);
   return row;
@@ -443,8 +439,8 @@ export async function updateAppointment(
   const wanted = changes.start && changes.end ? { start: changes.start.getTime(), end: changes.end.getTime() } : null;
   const busy = wanted && by.source === "agent" ? await busyAround(sync, orgId, wanted.start, wanted.end) : [];
   let changed = false;
-  let context = { busy, start: wanted?.start ?? 0, end: wanted?.end ?? 0, now: now.getTime(), except: id };
-  let calendarId = "";
+  let context: RefusalContext = { busy, start: 0, end: 0, now: now.getTime(), except: id };
+  let calendarId: string | null = null;
   try {
     const row = await db.transaction(async (tx) => {
       const [current] = await tx
@@ -510,8 +506,7 @@ export async function updateAppointment(
     if (changed) sync.appointmentChanged(orgId, row.id);
     return row;
   } catch (error) {
-    if (isExclusionViolation(error) && calendarId) return withAlternatives(db, orgId, calendarId, error, context);
-    return refusal(db, error, context);
+    return refused(db, orgId, error, calendarId, context);
   }
 }
 
@@ -546,7 +541,7 @@ export async function appointmentIdsOfCall(db: Db, orgId: string, callId: string
   return rows.map((row) => row.id);
 }
 
-/** A customer's booked appointments from `from` on, soonest first (the agent's reschedule and cancel tools find them by number). */
+/** A customer's booked appointments not ended by `from` (one under way counts), soonest first: the agent's reschedule and cancel tools find them by number. */
 export async function appointmentsOfCustomer(db: Db, orgId: string, query: { customerNumber: string; from: Date; agentId?: string | null }): Promise<AppointmentRow[]> {
   const filters: SQL[] = [
     eq(appointments.orgId, orgId),
@@ -643,7 +638,7 @@ export interface AppointmentListQuery {
 export async function listAppointments(db: Db, orgId: string, query: AppointmentListQuery): Promise<{ rows: AppointmentRow[]; total: number; timezone: string }> {
   if (query.startDate && query.endDate) checkRange(query.startDate, query.endDate);
   const { timezone } = await calendarFor(db, orgId, query.agentId ?? null);
-  const filters: SQL[] = [eq(appointments.orgId, orgId)];
+  const filters: SQL[] = [];
   if (query.startDate) filters.push(gte(appointments.startAt, new Date(instantOfLocal(timezone, dayNumber(query.startDate) * DAY))));
   if (query.endDate) filters.push(lt(appointments.startAt, new Date(instantOfLocal(timezone, (dayNumber(query.endDate) + 1) * DAY))));
   if (query.status) filters.push(eq(appointments.status, query.status));
@@ -656,17 +651,11 @@ export async function listAppointments(db: Db, orgId: string, query: Appointment
     if (digits.length >= 3 && /^[\d\s()+.-]+$/.test(text)) parts.push(sql`regexp_replace(coalesce(${appointments.customerNumber}, ''), '\\D', '', 'g') like ${`%${digits}%`}`);
     filters.push(or(...parts)!);
   }
-  const where = and(...filters);
   const scope = orgScope(db, orgId);
+  const where = filters.length > 0 ? and(...filters) : undefined;
   const [rows, total] = await Promise.all([
-    db
-      .select()
-      .from(appointments)
-      .where(where)
-      .orderBy(asc(appointments.startAt), asc(appointments.id))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    scope.count(appointments, and(...filters.slice(1))),
+    scope.select(appointments, { where, orderBy: [asc(appointments.startAt), asc(appointments.id)], limit: query.limit, offset: (query.page - 1) * query.limit }),
+    scope.count(appointments, where),
   ]);
   return { rows, total, timezone };
 }

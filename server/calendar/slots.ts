@@ -261,20 +261,3 @@ export function withinHours(rules: AvailabilityRules, start: number, end: number
   const day = localDayOf(rules.timezone, start);
   return dayPieces(rules, parsed, day).some((piece) => start >= piece.start && end <= piece.end);
 }
-
-/**
- * Up to `count` free slots from `from` on (the 409's and the agent's alternatives), looking as far as
- * the rules allow (max_days_ahead), in the asked length when any exist in it, else in slot_minutes.
- */
-export function nearestSlots(
-  rules: AvailabilityRules,
-  query: { from: number; now: number; count: number; lengthMinutes?: number; taken?: readonly Interval[]; bookedStarts?: readonly number[] },
-): Interval[] {
-  const horizon = instantOfLocal(rules.timezone, (localDayOf(rules.timezone, query.now) + rules.max_days_ahead + 1) * DAY);
-  const base = { from: query.from, to: horizon, now: query.now, limit: query.count, taken: query.taken ?? [], bookedStarts: query.bookedStarts ?? [] };
-  if (query.lengthMinutes !== undefined && query.lengthMinutes !== rules.slot_minutes) {
-    const asked = computeSlots(rules, { ...base, lengthMinutes: query.lengthMinutes });
-    if (asked.length > 0) return asked;
-  }
-  return computeSlots(rules, base);
-}

@@ -200,6 +200,17 @@ describe("moving and cancelling", () => {
     expect(stored!.startAt.toISOString()).toBe(at(zone, "2026-03-03", "10:00"));
   });
 
+  it("alternatives keep the asked length when the rules hold one, else they are slot_minutes long", async () => {
+    const orgId = await newOrg();
+    await bookAppointment(db, noCalendarSync, orgId, { title: "A", ...times("2026-03-03", "10:00", 60) }, CONSOLE, NOW);
+    const hour = await refusalOf(bookAppointment(db, noCalendarSync, orgId, { title: "B", ...times("2026-03-03", "10:30", 60) }, CONSOLE, NOW));
+    expect((hour as SlotTakenError).slots.map((slot) => (slot.end.getTime() - slot.start.getTime()) / 60_000)).toEqual([60, 60, 60]);
+    // Ten hours fit in no day of 09:00–17:00: the alternatives are the rules' 30-minute slots.
+    const long = await refusalOf(bookAppointment(db, noCalendarSync, orgId, { title: "C", ...times("2026-03-03", "08:00", 600) }, CONSOLE, NOW));
+    expect((long as SlotTakenError).slots.map((slot) => slot.start.toISOString())).toEqual(["09:00", "09:30", "11:00"].map((time) => at(zone, "2026-03-03", time)));
+    expect((long as SlotTakenError).slots.every((slot) => slot.end.getTime() - slot.start.getTime() === 30 * 60_000)).toBe(true);
+  });
+
   it("cancelling sets cancelled_at once, frees the time, and tells the outside calendar once", async () => {
     const orgId = await newOrg();
     const sync = recordingSync();

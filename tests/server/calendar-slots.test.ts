@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WEEKDAYS } from "../../contract/calendar-shared";
-import { computeSlots, instantOfLocal, nearestSlots, ruleProblem, withinHours, zonedDayStart, type AvailabilityRules, type Interval } from "../../server/calendar/slots";
+import { computeSlots, instantOfLocal, ruleProblem, withinHours, zonedDayStart, type AvailabilityRules, type Interval } from "../../server/calendar/slots";
 
 const SEED = Number(process.env.SLOTS_SEED ?? 20_260_308);
 const MINUTE = 60_000;
@@ -382,16 +382,6 @@ describe("free slots, examples", () => {
     expect(new Date(instantOfLocal(zone, Date.UTC(2026, 2, 8, 2, 30))).toISOString()).toBe("2026-03-08T07:00:00.000Z");
     expect(new Date(instantOfLocal(zone, Date.UTC(2026, 10, 1, 1, 30))).toISOString()).toBe("2026-11-01T05:30:00.000Z");
     expect(new Date(instantOfLocal("Asia/Kolkata", Date.UTC(2026, 0, 1))).toISOString()).toBe("2025-12-31T18:30:00.000Z");
-  });
-
-  it("nearestSlots keeps the asked length when it can, and falls back to the slot length", () => {
-    const rules = weekdays9to5(zone);
-    const from = Date.UTC(2026, 2, 3, 14);
-    const hour = nearestSlots(rules, { from, now: from - DAY, count: 3, lengthMinutes: 60 });
-    expect(hour.map((slot) => (slot.end - slot.start) / MINUTE)).toEqual([60, 60, 60]);
-    expect(localTimes(hour, zone)).toEqual(["09:00", "09:30", "10:00"]);
-    const tooLong = nearestSlots(rules, { from, now: from - DAY, count: 3, lengthMinutes: 10 * 60 });
-    expect(tooLong.map((slot) => (slot.end - slot.start) / MINUTE)).toEqual([30, 30, 30]);
   });
 });
 
