@@ -65,6 +65,7 @@ describe("Calendar Permission: Google Calendar", () => {
   it("an admin with nothing connected sees what connecting does and a Connect button that goes to Google's consent page", async () => {
     const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => undefined);
     const { user, fetch } = await open();
+    await waitFor(() => expect(document.title).toBe("Calendar Permission · Voice Agents"));
     expect(await within(googleCard()).findByText(text.google.notConnected)).toBeInTheDocument();
     await user.click(within(googleCard()).getByRole("button", { name: text.google.connect }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CONSENT_URL));

@@ -151,7 +151,6 @@ describe("the screens inside the shell", () => {
     ["/billing", "Billing"],
     ["/subscriptions", "Subscriptions"],
     ["/calendar", "Calendar"],
-    ["/calendar-permission", "Calendar Permission"],
   ] as const;
 
   it.each(SCREENS)("%s shows %s and says it is not built yet, without calling the API", async (path, title) => {

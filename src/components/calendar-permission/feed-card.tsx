@@ -92,8 +92,8 @@ export function FeedCard({ canManage, permissionKnown }: { canManage: boolean; p
         </label>
         <Space.Compact style={{ width: "100%" }}>
           <Input id="calendar-feed-url" value={url} readOnly onFocus={(event) => event.target.select()} />
-          <Button icon={<CopyOutlined aria-hidden />} onClick={() => void copy()}>
-            {text.copy}
+          <Button icon={<CopyOutlined aria-hidden />} aria-label={text.copy} onClick={() => void copy()}>
+            {text.copyShort}
           </Button>
         </Space.Compact>
         <Alert type="warning" showIcon message={text.secret} />

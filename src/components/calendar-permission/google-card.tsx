@@ -181,9 +181,10 @@ export function GoogleCard({ canManage, permissionKnown }: { canManage: boolean;
       />
     );
   } else {
-    const connectButton = (label: string) =>
+    // The page's main action while nothing works yet; beside a working connection, a plain button.
+    const connectButton = (label: string, primary = true) =>
       canManage && googleConfigured ? (
-        <Button type="primary" icon={<GoogleOutlined aria-hidden />} loading={starting} onClick={() => void connect()}>
+        <Button type={primary ? "primary" : "default"} icon={<GoogleOutlined aria-hidden />} loading={starting} onClick={() => void connect()}>
           {label}
         </Button>
       ) : null;
@@ -199,7 +200,7 @@ export function GoogleCard({ canManage, permissionKnown }: { canManage: boolean;
             <ConnectionDetails connection={google} />
             {canManage && (
               <Flex gap={8} wrap>
-                {google.status === "connected" && connectButton(text.reconnect)}
+                {google.status === "connected" && connectButton(text.reconnect, false)}
                 <Button danger loading={pending && !starting} onClick={() => confirmDisconnect(google)}>
                   {text.disconnect}
                 </Button>

@@ -61,6 +61,7 @@ export const calendarPermissionText = {
     loadFailed: "The feed address could not be loaded.",
     address: "Feed address",
     copy: "Copy feed address",
+    copyShort: "Copy",
     copied: "Feed address copied",
     copyFailed: "The browser did not allow copying: select the address and copy it.",
     secret: "Anyone with this address can see the appointments: share it only with calendars you trust.",
