@@ -89,12 +89,12 @@ describe("the availability settings", () => {
     const { user, drawer, fetch } = await openAvailability();
     const tuesday = day(drawer, "Tuesday");
     await user.click(tuesday.getByRole("button", { name: "Add hours on Tuesday" }));
-    expect(await within(drawer).findByText("The ranges of a day must not overlap")).toBeInTheDocument();
+    await waitFor(() => expect(within(drawer).getByText("The ranges of a day must not overlap")).toBeInTheDocument());
     const until = tuesday.getByRole("textbox", { name: "Tuesday 2 Until" });
     await user.clear(until);
     await user.type(until, "08:00");
     await user.click(within(drawer).getByRole("button", { name: "Save availability" }));
-    expect(await within(drawer).findByText("The end must be after the start")).toBeInTheDocument();
+    await waitFor(() => expect(within(drawer).getByText("The end must be after the start")).toBeInTheDocument());
     expect(fetch.to("PUT", "/api/availability/")).toEqual([]);
   });
 

@@ -73,7 +73,8 @@ describe("a new appointment", () => {
     await user.type(field("End"), "10:30");
     await user.type(field("Email"), "not-an-email");
     await user.click(within(drawer).getByRole("button", { name: "Create appointment" }));
-    expect(await within(drawer).findByText("Give the appointment a title")).toBeInTheDocument();
+    // antd re-renders a form's error list as it settles: wait on the text rather than hold an element.
+    await waitFor(() => expect(within(drawer).getByText("Give the appointment a title")).toBeInTheDocument());
     expect(within(drawer).getByText("The end must be after the start")).toBeInTheDocument();
     expect(within(drawer).getByText("Enter an email address, e.g. grace@example.com")).toBeInTheDocument();
     expect(fetch.to("POST", "/api/appointment/")).toEqual([]);

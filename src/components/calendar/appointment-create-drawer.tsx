@@ -154,6 +154,7 @@ export function AppointmentCreateDrawer({
             <Form.Item
               name="end"
               label={text.end}
+              required
               style={{ flex: 1 }}
               dependencies={["start"]}
               rules={[

@@ -93,6 +93,7 @@ function RescheduleForm({ appointment, zone, onMove }: { appointment: Appointmen
       <Form.Item
         name="end"
         label={calendarText.form.end}
+        required
         dependencies={["start"]}
         rules={[
           ({ getFieldValue }) => ({

@@ -58,10 +58,13 @@ export interface CalendarViewProps {
 
 const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" } as const;
 /** Titles that name the days shown ("7 – 13 Dec 2026", "Wednesday 9 December 2026"), not only the month. */
-const VIEW_TITLES = {
-  [CALENDAR_VIEWS.week]: { titleFormat: { day: "numeric", month: "short", year: "numeric" } },
-  [CALENDAR_VIEWS.list]: { titleFormat: { day: "numeric", month: "short", year: "numeric" } },
-  [CALENDAR_VIEWS.day]: { titleFormat: { weekday: "long", day: "numeric", month: "long", year: "numeric" } },
+/** The week and day grids scroll inside this height (opening at the calendar's first hour); month and list grow. */
+const GRID_HEIGHT = 620;
+const VIEW_OPTIONS = {
+  [CALENDAR_VIEWS.week]: { titleFormat: { day: "numeric", month: "short", year: "numeric" }, contentHeight: GRID_HEIGHT },
+  [CALENDAR_VIEWS.list]: { titleFormat: { day: "numeric", month: "short", year: "numeric" }, height: "auto" },
+  [CALENDAR_VIEWS.month]: { height: "auto" },
+  [CALENDAR_VIEWS.day]: { titleFormat: { weekday: "long", day: "numeric", month: "long", year: "numeric" }, contentHeight: GRID_HEIGHT },
 } as const;
 
 const slotDuration = (slotMinutes: number) => `00:${String(gridRowMinutes(slotMinutes)).padStart(2, "0")}:00`;
@@ -79,8 +82,10 @@ function AppointmentContent({ arg, zone }: { arg: EventDisplayInfo; zone: string
   if (!appointment) return null;
   const status = APPOINTMENT_STATUS_LABELS[appointment.status];
   const time = timesOf(appointment, zone, arg.view.type === CALENDAR_VIEWS.month);
+  // An hour or more in the week and day grids has room for a line each; shorter ones keep to one line.
+  const tall = arg.view.type !== CALENDAR_VIEWS.month && Date.parse(appointment.end) - Date.parse(appointment.start) >= 60 * 60_000;
   return (
-    <span className="cal-event__body" aria-label={calendarText.eventLabel(appointment.title, time, status)}>
+    <span className={tall ? "cal-event__body cal-event__body--tall" : "cal-event__body"} aria-label={calendarText.eventLabel(appointment.title, time, status)}>
       <span className="cal-event__stripe" style={{ background: agentColour(appointment.agent_id) }} aria-hidden="true" />
       <span className="cal-event__text">
         {arg.view.type !== CALENDAR_VIEWS.list && <span className="cal-event__time">{time}</span>}
@@ -119,16 +124,15 @@ export default function CalendarView(props: CalendarViewProps) {
       initialDate={props.initialDate}
       timeZone={props.zone}
       locale={enGb}
-      views={VIEW_TITLES}
+      views={VIEW_OPTIONS}
       headerToolbar={false}
       firstDay={1}
-      height="auto"
       nowIndicator
       events={events}
       eventTimeFormat={TIME_FORMAT}
       slotHeaderFormat={TIME_FORMAT}
       slotDuration={slotDuration(props.slotMinutes)}
-      snapDuration="00:05:00"
+      snapDuration="00:15:00"
       scrollTime={props.scrollTime}
       allDaySlot={false}
       dayMaxEvents
