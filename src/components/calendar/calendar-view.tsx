@@ -22,7 +22,7 @@ import type { Appointment, Slot } from "../../../contract/calendar";
 import { APPOINTMENT_STATUS_LABELS } from "../../../contract/calendar-shared";
 import { agentColour, STATUS_COLOURS } from "./calendar-colours";
 import { wallClock } from "./calendar-time";
-import { CALENDAR_VIEWS, type CalendarViewName } from "./calendar-url";
+import { CALENDAR_VIEWS, viewNameOf, type CalendarViewName } from "./calendar-url";
 import { gridRowMinutes } from "./create-draft";
 import { calendarText } from "./strings";
 
@@ -146,7 +146,7 @@ export default function CalendarView(props: CalendarViewProps) {
         props.onRange({
           start: info.start.getTime(),
           end: info.end.getTime(),
-          view: (Object.keys(CALENDAR_VIEWS) as CalendarViewName[]).find((name) => CALENDAR_VIEWS[name] === info.view.type) ?? "week",
+          view: viewNameOf(info.view.type) ?? "week",
           currentStart: info.view.currentStart.getTime(),
           title: info.view.title,
         })

@@ -5,15 +5,12 @@
  */
 import type { Weekday } from "../../../contract/calendar-shared";
 
-const plural = (count: number, one: string, many: string) => `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
-
 export const calendarText = {
   loading: "Loading the calendar",
   loadFailed: "The appointments could not be loaded",
   availabilityFailed: "The calendar's availability could not be loaded",
   slotsFailed: "The free times could not be loaded",
   retry: "Retry",
-  updating: "Updating the calendar",
 
   toolbar: {
     label: "Calendar controls",
@@ -55,13 +52,10 @@ export const calendarText = {
     agentSettings: "Agent settings",
   },
 
-  statusHint: "Status",
   outsideHours: "Outside the calendar's hours",
-  sourceLabel: "Source",
 
   form: {
     createTitle: "New appointment",
-    editTitle: "Edit appointment",
     title: "Title",
     titleRequired: "Give the appointment a title",
     titlePlaceholder: "Consultation",
@@ -82,10 +76,8 @@ export const calendarText = {
     agentPlaceholder: "No agent (the organisation's calendar)",
     agentHint: "The appointment goes on the agent's calendar and blocks its time.",
     submit: "Create appointment",
-    save: "Save",
     cancel: "Cancel",
     created: "Appointment created",
-    saved: "Appointment saved",
     failed: "The appointment could not be saved",
     outsideFree: "This time is outside the free slots: you may still book it, agents would not.",
   },
@@ -97,7 +89,6 @@ export const calendarText = {
     moveTo: (label: string) => `Move to ${label}`,
     bookAt: (label: string) => `Book ${label}`,
     keep: "Keep the old time",
-    close: "Close",
   },
 
   drawer: {
@@ -123,7 +114,6 @@ export const calendarText = {
     notesPlaceholder: "Anything the team should know",
     saveNotes: "Save notes",
     notesSaved: "Notes saved",
-    edit: "Edit details",
     reschedule: "Reschedule",
     rescheduleSubmit: "Move",
     moved: (label: string) => `Appointment moved to ${label}`,
@@ -189,11 +179,9 @@ export const calendarText = {
     save: "Save availability",
     saved: "Availability saved",
     failed: "The availability could not be saved",
-    close: "Close",
   },
 
   weekdays: { mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday", fri: "Friday", sat: "Saturday", sun: "Sunday" } satisfies Record<Weekday, string>,
 
   eventLabel: (title: string, time: string, status: string) => `${title}, ${time}, ${status}`,
-  count: (count: number) => plural(count, "appointment", "appointments"),
 } as const;

@@ -64,10 +64,8 @@ export default function CalendarPage() {
   const { hasAny } = useHasAppointments(periodEmpty && !filtered);
 
   const [draft, setDraft] = useState<AppointmentDraft | null>(null);
-  const refresh = useCallback(() => {
-    void list.query.refetch();
-    refreshAvailability();
-  }, [list.query, refreshAvailability]);
+  // After a write: Refine asks for the appointments again itself; the free slots change with them.
+  const refresh = refreshAvailability;
   const reschedule = useReschedule(zone ?? "UTC", refresh);
 
   useEffect(() => {
