@@ -155,7 +155,8 @@ export async function lockCalendar(tx: Db, orgId: string, id: string): Promise<{
   return { row, rules: rulesOfRow(row, await organizationTimezone(tx, orgId)) };
 }
 
-function rowColumns(rules: AvailabilityRules) {
+/** The columns of a calendar row holding `rules` (also the demo seed's). */
+export function rowColumns(rules: AvailabilityRules) {
   return {
     timezone: rules.timezone,
     weekly: rules.weekly.map((range) => ({ day: range.day, start: range.start, end: range.end })),

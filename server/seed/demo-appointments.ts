@@ -11,7 +11,7 @@
  * appointments never overlap (each takes a slot the others have not), so the exclusion constraint holds.
  */
 import { computeSlots, dayNumber, localDayOf, instantOfLocal, DAY, MINUTE, type Interval } from "../calendar/slots";
-import { defaultRules } from "../calendar/calendars";
+import { defaultRules, rowColumns } from "../calendar/calendars";
 import type { Db } from "../db/client";
 import { appointments, calendars } from "../db/schema";
 import { mulberry32, type CallInsert, type DemoData } from "./demo-calls";
@@ -63,16 +63,7 @@ export function generateDemoAppointments(data: DemoData, input: { orgId: string;
     id: calendarId,
     orgId: input.orgId,
     agentId: null,
-    timezone: rules.timezone,
-    weekly: rules.weekly.map((range) => ({ ...range })),
-    slotMinutes: rules.slot_minutes,
-    bufferBeforeMinutes: rules.buffer_before_minutes,
-    bufferAfterMinutes: rules.buffer_after_minutes,
-    minNoticeMinutes: rules.min_notice_minutes,
-    maxDaysAhead: rules.max_days_ahead,
-    maxPerDay: rules.max_per_day,
-    closedDates: [],
-    dateOverrides: [],
+    ...rowColumns(rules),
     saved: false,
     createdAt: new Date(now - 10 * DAY),
     updatedAt: new Date(now - 10 * DAY),
