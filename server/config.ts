@@ -455,6 +455,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       auth: clerk ? "clerk" : "local",
       voice: vapiPrivateKey ? "vapi" : "sandbox",
       rateLimit: redisUrl ? "redis" : "memory",
+      calendar: google ? "google" : "none",
     },
     webhooks: { secret: read("VAPI_WEBHOOK_SECRET") ?? null, vapiCredentialId: read("VAPI_WEBHOOK_CREDENTIAL_ID") ?? null },
     calls: {

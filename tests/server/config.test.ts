@@ -34,7 +34,7 @@ describe("configuration", () => {
       clerk: null,
       consoleDir: "dist/console",
       vapi: { privateKey: null, publicKey: null, apiUrl: "https://api.vapi.ai" },
-      modes: { database: "pglite", auth: "local", voice: "sandbox", rateLimit: "memory" },
+      modes: { database: "pglite", auth: "local", voice: "sandbox", rateLimit: "memory", calendar: "none" },
     });
   });
 
@@ -134,6 +134,8 @@ describe("configuration", () => {
   it("Google Calendar: off until both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set; Google's own hosts by default", () => {
     expect(loadConfig({}).google).toBeNull();
     expect(loadConfig({ GOOGLE_API_URL: "http://127.0.0.1:9000" }).google).toBeNull();
+    expect(loadConfig({}).modes.calendar).toBe("none");
+    expect(loadConfig({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" }).modes.calendar).toBe("google");
     expect(loadConfig({ GOOGLE_CLIENT_ID: "1234-abc.apps.googleusercontent.com", GOOGLE_CLIENT_SECRET: "GOCSPX-secret" }).google).toEqual({
       clientId: "1234-abc.apps.googleusercontent.com",
       clientSecret: "GOCSPX-secret",
