@@ -27,7 +27,7 @@ export default defineConfig({
           name: "server",
           environment: "node",
           include: ["tests/server/**/*.test.ts"],
-          testTimeout: 30_000,
+          testTimeout: 60_000, // the dialler and start-up tests take 20–25 s alone on 2 cores; under CI load 30 s was too close
           hookTimeout: 60_000,
         },
       },

@@ -14,11 +14,15 @@
 //      GET /api/call/        (bearer check + page of 20 + count over 2,000 calls)
 //                                                               ≥ 0.15 × floor req/s, p99 ≤ 50 ms
 //    The p99s are under 10 concurrent requests on localhost, so they include queueing behind the others.
-// 2. Console JavaScript, gzip, cold cache (bench/console-size.ts): signed-in shell ≤ 450 KB, each
+// 2. The agent's booking tools at 10,000 appointments (bench/calendar.ts, alone: npm run bench:calendar):
+//    check_availability and book_appointment through the signed webhook route, one at a time beside the
+//    floor, on the same database as the API rows: p95 ≤ 60 ms each.
+// 3. Console JavaScript, gzip, cold cache (bench/console-size.ts): signed-in shell ≤ 450 KB, each
 //    public page ≤ 180 KB.
-// 3. Public agent page, CPU slowed 4×, median of cold loads (bench/page-load.ts): interactive ≤ 1.5 s.
+// 4. Public agent page, CPU slowed 4×, median of cold loads (bench/page-load.ts): interactive ≤ 1.5 s.
 //
-// --quick (CI): 3 s per autocannon run instead of 10, 3 page loads instead of 7.
+// --quick (CI): 3 s per autocannon run instead of 10, 3 page loads instead of 7, 60 tool calls of each
+// kind instead of 300.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -28,6 +32,7 @@ import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import pg from "pg";
 import { launchBrowser, startProduct } from "../tests/e2e/harness";
+import { benchCalendar } from "./calendar";
 import { measureConsoleJs } from "./console-size";
 import { CPU_SLOWDOWN, INTERACTIVE_BUDGET_MS, measurePublicPageLoad } from "./page-load";
 import { FLOOR_PATH } from "./floor";
@@ -200,6 +205,13 @@ async function benchApi(): Promise<void> {
   }
 }
 
+// --------------------------------------------------------------------------------- booking tools
+
+async function benchBookingTools(): Promise<void> {
+  log(`booking tools: 10,000 appointments on ${PG_URL ? "PostgreSQL" : "PGlite"}`);
+  rows.push(...(await benchCalendar({ quick: QUICK, pgUrl: PG_URL, log: (line) => log(`booking tools: ${line}`) })));
+}
+
 // ------------------------------------------------------------------------------ console and browser
 
 async function benchConsole(): Promise<void> {
@@ -279,6 +291,7 @@ function printTable(): number {
 
 try {
   await benchApi();
+  await benchBookingTools();
   await benchConsole();
 } catch (error) {
   if (rows.length) printTable();

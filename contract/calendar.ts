@@ -239,3 +239,18 @@ export const googleCallbackSchema = z.strictObject({
 
 export const calendarFeedResponseSchema = z.object({ data: z.object({ url: z.string() }) });
 export const urlResponseSchema = z.object({ data: z.object({ url: z.string() }) });
+
+/** POST /calendar/google/callback: the organisation's connection, new or replaced. */
+export const calendarConnectionResponseSchema = z.object({ data: calendarConnectionSchema });
+
+/**
+ * DELETE /calendar/connections/{id}: the connection is gone either way; `revoked` says whether Google
+ * confirmed taking the permission back (when not, `revoke_error` says why and the person can remove it
+ * in their Google account).
+ */
+export const calendarDisconnectResponseSchema = z.object({
+  data: z.object({ id: z.uuid(), revoked: z.boolean(), revoke_error: z.string().nullable() }),
+});
+export type CalendarDisconnectResult = z.infer<typeof calendarDisconnectResponseSchema>["data"];
+
+export const calendarConnectionIdParamsSchema = z.object({ id: z.uuid({ error: "id must be a calendar connection's id" }) });

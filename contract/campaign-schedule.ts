@@ -237,6 +237,18 @@ export function localClock(instant: number, zone: string): { weekday: Weekday; m
   return { weekday: WEEKDAYS[weekdayIndex(localDay)] as Weekday, minutes: Math.floor((local - localDay * DAY) / MINUTE) };
 }
 
+/** The zone's UTC offset (ms, local minus UTC) at `instant` (epoch ms), from the same cache (the calendar's slots use it). */
+export function zoneOffsetAt(zone: string, instant: number): number {
+  return offsetAt(zoneOf(zone), instant);
+}
+
+/** The instants in (after, upTo] at which the zone's offset changes, in order (to the minute). */
+export function zoneOffsetChanges(zone: string, after: number, upTo: number): number[] {
+  const found: number[] = [];
+  changesBetween(zoneOf(zone), after, upTo, found);
+  return found;
+}
+
 /** Whether `instant` is inside one of `windows` in `zone`. */
 export function isInsideWindowsInZone(windows: readonly WindowSpec[], zone: string, instant: number): boolean {
   return insideInZone(parse(windows), zoneOf(zone), instant);

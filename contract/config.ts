@@ -6,6 +6,8 @@ export const modesSchema = z.object({
   auth: z.enum(["local", "clerk"]),
   voice: z.enum(["sandbox", "vapi"]),
   rateLimit: z.enum(["memory", "redis"]),
+  /** Outside calendars: Google Calendar when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else none (the ICS feed needs no keys). */
+  calendar: z.enum(["none", "google"]),
 });
 export type Modes = z.infer<typeof modesSchema>;
 

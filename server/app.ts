@@ -32,6 +32,11 @@ import { phoneNumberRoutes } from "./routes/phone-numbers";
 import { webCallRoutes } from "./routes/web-calls";
 import { campaignRoutes } from "./routes/campaigns";
 import { dncRoutes } from "./routes/dnc";
+import { availabilityRoutes } from "./routes/availability";
+import { appointmentRoutes } from "./routes/appointments";
+import { calendarRoutes } from "./routes/calendar";
+import { createGoogleCalendar, type GoogleCalendar } from "./calendar/google";
+import { noCalendarSync, type CalendarSync } from "./calendar/sync";
 import { createVoiceProvider } from "./voice";
 import type { VoiceProvider } from "./voice/types";
 
@@ -44,6 +49,10 @@ declare module "fastify" {
     voice: VoiceProvider;
     /** In-process nudges between the campaign API and the dialler (server/campaigns/signals.ts). */
     campaignSignals: CampaignSignals;
+    /** Google Calendar (server/calendar/google/), null without GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET; tests settle its writes. */
+    googleCalendar: GoogleCalendar | null;
+    /** Outside calendars as the calendar core sees them (server/calendar/sync.ts): Google when configured, else none. */
+    calendarSync: CalendarSync;
   }
 }
 
@@ -63,6 +72,8 @@ export interface BuildAppOptions {
   startedAt?: number;
   /** The campaign signals (default: new ones for this app). */
   campaignSignals?: CampaignSignals;
+  /** Outside calendars for the calendar core (default: Google Calendar when configured, else none). */
+  calendarSync?: CalendarSync;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -122,8 +133,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });
+  // Outside calendars: Google when configured (its busy times block slots, bookings are written there), and the ICS feed.
+  const googleCalendar = createGoogleCalendar({ config, db: database.db, box, log: app.log });
+  app.decorate("googleCalendar", googleCalendar);
+  app.addHook("onClose", async () => googleCalendar?.close());
+  // What the calendar core's routes take as `calendarSync` (its busy times and the writes of its changes).
+  const calendarSync: CalendarSync = options.calendarSync ?? googleCalendar ?? noCalendarSync;
+  app.decorate("calendarSync", calendarSync);
+  await app.register(availabilityRoutes, { prefix: API_BASE, db: database.db, calendarSync });
+  await app.register(appointmentRoutes, { prefix: API_BASE, db: database.db, calendarSync });
+  await app.register(calendarRoutes, { prefix: API_BASE, db: database.db, config, box, google: googleCalendar });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
-  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals });
+  await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals, calendarSync });
 
   await app.register(consolePlugin, { consoleDir: config.consoleDir });
   return app;

@@ -60,7 +60,32 @@ export interface AppConfig {
   webhooks: { secret: string | null; vapiCredentialId: string | null };
   calls: CallsConfig;
   campaigns: CampaignsConfig;
+  /** Google Calendar (issue 14): GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET switch it on; null = not configured. */
+  google: GoogleConfig | null;
 }
+
+/**
+ * Google Calendar over OAuth 2 (server/calendar/google/). GOOGLE_OAUTH_URL moves the whole OAuth side
+ * (consent page, token, revoke) to one host, as a local stand-in serves them; unset, they are Google's
+ * two hosts. GOOGLE_API_URL moves the Calendar API (freeBusy, events).
+ */
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The consent page the browser is sent to: accounts.google.com/o/oauth2/v2/auth, or GOOGLE_OAUTH_URL + /o/oauth2/v2/auth. */
+  authorizeUrl: string;
+  /** Code exchange and refresh: oauth2.googleapis.com/token, or GOOGLE_OAUTH_URL + /token. */
+  tokenUrl: string;
+  /** Disconnecting revokes here: oauth2.googleapis.com/revoke, or GOOGLE_OAUTH_URL + /revoke. */
+  revokeUrl: string;
+  /** GOOGLE_API_URL (default https://www.googleapis.com): /calendar/v3/… */
+  apiUrl: string;
+}
+
+/** Google's own OAuth hosts, used while GOOGLE_OAUTH_URL is unset. */
+export const GOOGLE_DEFAULT_HOSTS = { consent: "https://accounts.google.com", oauth: "https://oauth2.googleapis.com", api: "https://www.googleapis.com" } as const;
+/** Where the consent page lives below its host (Google's, or GOOGLE_OAUTH_URL's). */
+export const GOOGLE_AUTHORIZE_PATH = "/o/oauth2/v2/auth";
 
 /** Campaigns' dialler (server/campaigns/dialler.ts). */
 export interface CampaignsConfig {
@@ -150,12 +175,16 @@ export const ENV_VARIABLES = [
   "DIALLER_INTERVAL_MS",
   "DIALLER_LEASE_SECONDS",
   "ORG_CONCURRENT_CALLS",
+  "GOOGLE_CLIENT_ID",
+  "GOOGLE_CLIENT_SECRET",
+  "GOOGLE_OAUTH_URL",
+  "GOOGLE_API_URL",
 ] as const;
 type EnvName = (typeof ENV_VARIABLES)[number];
 export type Env = Partial<Record<EnvName, string | undefined>> & Record<string, string | undefined>;
 
 /** Variables whose value must never be echoed back in an error. */
-const SECRET = new Set<EnvName>(["VAPI_WEBHOOK_SECRET", "BETTER_AUTH_SECRET", "CREDENTIALS_ENCRYPTION_KEY", "CLERK_SECRET_KEY", "VAPI_PRIVATE_KEY", "DEMO_PASSWORD", "CLERK_JWT_KEY"]);
+const SECRET = new Set<EnvName>(["VAPI_WEBHOOK_SECRET", "BETTER_AUTH_SECRET", "CREDENTIALS_ENCRYPTION_KEY", "CLERK_SECRET_KEY", "VAPI_PRIVATE_KEY", "DEMO_PASSWORD", "CLERK_JWT_KEY", "GOOGLE_CLIENT_SECRET"]);
 
 const httpUrl = (what: string) =>
   z.string().refine((value) => {
@@ -293,6 +322,10 @@ const parsers = {
   DIALLER_INTERVAL_MS: integer(10, 60_000),
   DIALLER_LEASE_SECONDS: integer(5, 24 * 60 * 60),
   ORG_CONCURRENT_CALLS: integer(1, 10_000),
+  GOOGLE_CLIENT_ID: z.string().trim().regex(/^\S+$/, "must be the OAuth client's id from Google Cloud (e.g. 1234-abc.apps.googleusercontent.com), without spaces"),
+  GOOGLE_CLIENT_SECRET: z.string().trim().regex(/^\S+$/, "must be the OAuth client's secret from Google Cloud, without spaces"),
+  GOOGLE_OAUTH_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
+  GOOGLE_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
 } satisfies Partial<Record<EnvName, z.ZodType>>;
 
 function shown(name: EnvName, raw: string): string {
@@ -367,6 +400,28 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const redisUrl = read("REDIS_URL") ?? null;
   const vapiPrivateKey = raw("VAPI_PRIVATE_KEY")?.trim() ?? null;
 
+  const googleClientId = read("GOOGLE_CLIENT_ID");
+  const googleClientSecret = read("GOOGLE_CLIENT_SECRET");
+  if (googleClientId && !googleClientSecret) {
+    throw new ConfigError("GOOGLE_CLIENT_SECRET is missing: Google Calendar needs both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (or neither)");
+  }
+  if (googleClientSecret && !googleClientId) {
+    throw new ConfigError("GOOGLE_CLIENT_ID is missing: Google Calendar needs both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (or neither)");
+  }
+  const googleOauthUrl = read("GOOGLE_OAUTH_URL");
+  const googleApiUrl = read("GOOGLE_API_URL");
+  const google: GoogleConfig | null =
+    googleClientId && googleClientSecret
+      ? {
+          clientId: googleClientId,
+          clientSecret: googleClientSecret,
+          authorizeUrl: `${googleOauthUrl ?? GOOGLE_DEFAULT_HOSTS.consent}${GOOGLE_AUTHORIZE_PATH}`,
+          tokenUrl: `${googleOauthUrl ?? GOOGLE_DEFAULT_HOSTS.oauth}/token`,
+          revokeUrl: `${googleOauthUrl ?? GOOGLE_DEFAULT_HOSTS.oauth}/revoke`,
+          apiUrl: googleApiUrl ?? GOOGLE_DEFAULT_HOSTS.api,
+        }
+      : null;
+
   return {
     port,
     host: read("HOST") ?? "127.0.0.1",
@@ -400,6 +455,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       auth: clerk ? "clerk" : "local",
       voice: vapiPrivateKey ? "vapi" : "sandbox",
       rateLimit: redisUrl ? "redis" : "memory",
+      calendar: google ? "google" : "none",
     },
     webhooks: { secret: read("VAPI_WEBHOOK_SECRET") ?? null, vapiCredentialId: read("VAPI_WEBHOOK_CREDENTIAL_ID") ?? null },
     calls: {
@@ -417,6 +473,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       leaseSeconds: read("DIALLER_LEASE_SECONDS") ?? 120,
       orgConcurrentCalls: read("ORG_CONCURRENT_CALLS") ?? 10,
     },
+    google,
   };
 }
 

@@ -62,6 +62,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     print(database.kind === "pglite" ? `database: PGlite (${database.location})` : `database: PostgreSQL (${database.location})`);
     print(config.clerk ? `auth: Clerk (${config.clerk.frontendApiHost})` : "auth: local accounts (better-auth)");
     print(config.modes.voice === "vapi" ? `voice: Vapi (${config.vapi.apiUrl})` : "voice: sandbox (no VAPI_PRIVATE_KEY)");
+    print(config.modes.calendar === "google" ? "outside calendar: Google Calendar (GOOGLE_CLIENT_ID)" : "outside calendar: none (no GOOGLE_CLIENT_ID; the ICS feed works without keys)");
     print(`rate limits: ${config.redisUrl ? `Redis (${describeRedisUrl(config.redisUrl)})` : "in-process"} (${config.rateLimitPerMinute}/min per IP on /api)`);
     print(`API docs: ${config.publicUrl}/api/docs`);
     print(dialler ? `campaign dialler: on (${dialler.id}, every ${config.campaigns.diallerIntervalMs} ms)` : "campaign dialler: off (DIALLER_ENABLED=false)");

@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { NO_AGENT_KEY } from "../db/schema";
 import { microsToUsd } from "../wallet/money";
 import { walletStanding, type WalletPolicy } from "../wallet/wallet";
+import { dashboardAppointments } from "./appointments";
 import { dashboardCampaigns } from "./campaigns";
 import { dashboardPeriod, eachDay } from "./period";
 import { addSums, emptySums, organisationFacts, periodStats, type StatSums } from "./stats";
@@ -59,7 +60,14 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
   const statsRead = periodRead.then((period) =>
     query.agentId === NO_AGENT_KEY ? { days: [], agents: [] } : periodStats(db, { orgId, previousStart: period.previousStart, start: period.start, end: period.end, agentId: query.agentId }),
   );
-  const [facts, period, stats, standing, campaigns] = await Promise.all([factsRead, periodRead, statsRead, walletStanding(db, orgId, wallet), dashboardCampaigns(db, orgId)]);
+  const [facts, period, stats, standing, campaigns, appointments] = await Promise.all([
+    factsRead,
+    periodRead,
+    statsRead,
+    walletStanding(db, orgId, wallet),
+    dashboardCampaigns(db, orgId),
+    dashboardAppointments(db, orgId),
+  ]);
 
   const current = emptySums();
   const previous = emptySums();
@@ -101,7 +109,6 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
     },
     setup: { agents: facts.agents, calls_ever: facts.callsEver },
     campaigns,
-    // Filled by server/dashboard/appointments.ts (issue 14, being built).
-    appointments: { today: 0, next_7_days: 0, upcoming: [] },
+    appointments,
   };
 }

@@ -19,6 +19,9 @@ const sqlState = (error: unknown) => driverError(error)?.code;
 /** True when a write failed because a unique constraint or index already holds that value. */
 export const isUniqueViolation = (error: unknown) => sqlState(error) === UNIQUE_VIOLATION;
 
+/** True when a write failed because an exclusion constraint holds a conflicting row (two appointments that would overlap). */
+export const isExclusionViolation = (error: unknown) => sqlState(error) === "23P01";
+
 /**
  * True when PostgreSQL refused a value it cannot store as text: the NUL character (22021
  * character_not_in_repertoire / invalid byte sequence, 22P05 untranslatable_character for jsonb's \u0000).

@@ -8,6 +8,7 @@ import {
   callListQuerySchema,
   callListResponseSchema,
   callIdParamsSchema,
+  callDetailResponseSchema,
   callPaths,
   callResponseSchema,
   can,
@@ -21,6 +22,7 @@ import { DAY_MS, tooManyForAgent, tooManyFromClient } from "../calls/limits";
 import { callsCsvStream, exportFileName } from "../calls/export";
 import { callQuery, countCallsExactly, listCalls } from "../calls/list";
 import { CallListAnswers } from "../calls/list-cache";
+import { appointmentIdsOfCall } from "../calendar/appointments";
 import { agentNameOf, countAgentCallsSince, findCall, toApiCall, toApiCallListItem } from "../calls/repository";
 import { assertToolsValid, placeOutboundCall, type CallContext } from "../calls/service";
 import type { AppConfig } from "../config";
@@ -139,9 +141,9 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
         tags,
         security,
         summary: "One call",
-        description: "Another organisation's call answers 404, as if it did not exist.",
+        description: "Another organisation's call answers 404, as if it did not exist. appointment_ids: the appointments the call booked, oldest first.",
         params: callIdParamsSchema,
-        response: { 200: callResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+        response: { 200: callDetailResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
       },
     },
     async (request) => {
@@ -150,7 +152,8 @@ export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; c
       if (!can(identity.role, "call", "show")) throw ApiError.forbidden("Your role may not view calls.");
       const row = await findCall(scope, request.params.id);
       if (!row) throw callNotFound();
-      return { data: toApiCall(row, await agentNameOf(scope, row.agentId)) };
+      const [agentName, appointmentIds] = await Promise.all([agentNameOf(scope, row.agentId), appointmentIdsOfCall(db, scope.orgId, row.id)]);
+      return { data: { ...toApiCall(row, agentName), appointment_ids: appointmentIds } };
     },
   );
 

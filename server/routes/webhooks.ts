@@ -7,13 +7,17 @@
  * call's events from a few addresses, and an unverified request costs one HMAC.
  *
  * status-update and end-of-call-report go to server/webhooks/ingest.ts, tool-calls to the tool
- * registry (the campaigns' opt-out tool by default); every other type is acknowledged (200) and ignored.
+ * registry (by default the campaigns' opt-out tool and the calendar's booking tools), each tool call
+ * answered once (a retry gets the first answer: server/webhooks/tools.ts); every other type is
+ * acknowledged (200) and ignored.
  * A campaign call's end settles its contact in the ingest's transaction (server/campaigns/settle.ts), then
  * nudges this process's dialler (CampaignSignals) to fill the line it freed.
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { API_BASE, errorBodySchema } from "../../contract";
+import { bookingToolHandlers } from "../calendar/tools";
+import type { CalendarSync } from "../calendar/sync";
 import { campaignToolHandlers } from "../campaigns/opt-out";
 import { settleOnCallEnded } from "../campaigns/settle";
 import type { CampaignSignals } from "../campaigns/signals";
@@ -43,8 +47,10 @@ export interface WebhookRouteOptions {
   db: Db;
   voice: VoiceProvider;
   config: AppConfig;
-  /** The tools `tool-calls` may run (default: the campaigns' opt-out tool). */
+  /** The tools `tool-calls` may run (default: the campaigns' opt-out tool and the booking tools). */
   tools?: ToolRegistry;
+  /** The outside calendars the booking tools read busy times from and write bookings to (default: none). */
+  calendarSync?: CalendarSync;
   /** Told when a campaign call ends (the dialler fills the freed line at once). */
   campaignSignals?: CampaignSignals;
 }
@@ -65,7 +71,12 @@ export function webhookDelivery(app: FastifyInstance, secret: string): WebhookDe
   };
 }
 
-export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (app, { db, voice, config, tools = createToolRegistry(campaignToolHandlers(db)), campaignSignals }) => {
+/** The tools a `tool-calls` message may run: the campaigns' opt-out tool and the calendar's booking tools. */
+export function defaultToolRegistry(db: Db, calendarSync?: CalendarSync): ToolRegistry {
+  return createToolRegistry({ ...campaignToolHandlers(db), ...bookingToolHandlers({ db, ...(calendarSync ? { calendarSync } : {}) }) });
+}
+
+export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (app, { db, voice, config, calendarSync, tools = defaultToolRegistry(db, calendarSync), campaignSignals }) => {
   const { secret } = resolveWebhookSecret(config);
   const ingest: IngestContext = {
     db,
@@ -128,7 +139,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
           await ingestEndOfCallReport(ingestFor(ended), message);
           break;
         case "tool-calls":
-          return answerToolCalls(tools, message, await findCallForEvent(db, eventCall(message)));
+          return answerToolCalls(tools, message, await findCallForEvent(db, eventCall(message)), { db, log: request.log });
         default:
           break;
       }

@@ -2,7 +2,8 @@
  * The demo account, so a fresh install can be tried at once: an admin in "Demo Organisation".
  * Created only with local accounts, when SEED_DEMO is on and the users table is empty. The organisation
  * comes with demo data (./demo-calls.ts): 3 agents, 3 sandbox numbers, 2,000 calls over 90 days, and
- * two campaigns made of some of those calls (./demo-campaigns.ts).
+ * two campaigns made of some of those calls (./demo-campaigns.ts), and a calendar with appointments in the
+ * coming week, some booked by the Appointment Setter on its calls (./demo-appointments.ts).
  *
  * The README publishes the demo's password, so an account with it must never be reachable from other
  * machines: while HOST is loopback (the default) the demo gets DEMO_PASSWORD; bound to any other
@@ -17,6 +18,7 @@ import { isLoopbackHost, PUBLISHED_DEMO_PASSWORD, type AppConfig } from "../conf
 import type { Db } from "../db/client";
 import { accounts, memberships, organizations, sessions, users } from "../db/schema";
 import { describeDemoData, generateDemoData, insertDemoData, type DemoDataSummary } from "./demo-calls";
+import { generateDemoAppointments, insertDemoAppointments } from "./demo-appointments";
 import { generateDemoCampaigns, insertDemoCampaigns } from "./demo-campaigns";
 
 export const DEMO_ORGANISATION = { name: "Demo Organisation", slug: "demo-organisation" } as const;
@@ -117,6 +119,7 @@ export async function seedDemo(db: Db, config: AppConfig, options: SeedDemoOptio
     const campaignData = generateDemoCampaigns(data, { orgId, createdBy: userId, createdByName: "Demo Admin", now });
     await insertDemoData(tx, data);
     await insertDemoCampaigns(tx, campaignData);
+    await insertDemoAppointments(tx, generateDemoAppointments(data, { orgId, createdBy: userId, now }));
     const summary = { agents: data.agents.length, numbers: data.phoneNumbers.length, calls: data.calls.length, ms: Math.round(performance.now() - started) };
     options.onDemoData?.(summary);
     options.print?.(describeDemoData(summary));

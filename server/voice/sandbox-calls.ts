@@ -18,11 +18,19 @@
  * a success evaluation in the agent's rubric, structured data when the agent asks for some, and a cost
  * of $0.10 per minute of talk (billed per started second; transport, stt, llm, tts and vapi parts).
  * Unanswered calls cost nothing. No recording is made (the sandbox has no audio).
+ *
+ * An answered call to an agent with appointment booking on books, through the same tools Vapi's calls
+ * use: the caller asks for an appointment, the sandbox sends a `tool-calls` check_availability, reads
+ * the answer from the webhook route's response (an event's continuation, `then`), offers the first open
+ * time, and on the caller's yes sends book_appointment with its exact start and the caller's name; the
+ * transcript and summary say when it was booked (or that no time was open, or the booking failed).
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { AgentConfig } from "../../contract/agent";
 import type { CallType } from "../../contract/call";
 import { SANDBOX_WEB_CALL_END_MESSAGE, SANDBOX_WEB_CALL_MAX_SECONDS, sandboxLineMs, sandboxWebCallOpening } from "../../contract/web-call-sandbox";
+import { BOOK_APPOINTMENT_TOOL, CHECK_AVAILABILITY_TOOL } from "../calendar/tools-definitions";
+import { bookedWhen, firstOpenTime, type OpenTime } from "../calendar/tools-answers";
 import { signedHeaders } from "../webhooks/signature";
 import type { FunctionToolSpec, PhoneCallRequest, ProviderCallStatus, WebhookDelivery } from "./types";
 
@@ -127,10 +135,23 @@ function successEvaluation(rubric: AgentConfig["analysis_plan"]["success_evaluat
   return succeeded ? yes : no;
 }
 
+/** What our webhook route answered to a delivered event. */
+export interface WebhookAnswer {
+  statusCode: number;
+  body: string;
+}
+
 /** One event of a simulated call: when (ms after placing) and the ServerMessage `message`. */
 export interface SandboxEvent {
   at: number;
   message: Json;
+  /**
+   * A continuation: told what the webhook answered this event (null: not delivered), it may answer the
+   * events that follow instead of the rest of the script (null: the rest as written). The sandbox's
+   * booking calls read the tools' answers this way. The rest as written must still end the call: a
+   * script replayed from the ledger (another process, a restart) has no continuations.
+   */
+  then?: (answer: WebhookAnswer | null) => SandboxEvent[] | null;
 }
 
 /** Vapi's end-of-call report for a sandbox call: its cost from the billed seconds, in dollars as Vapi sends them. */
@@ -209,10 +230,77 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     },
   });
 
-  // The conversation, spread over the time the call is in progress.
-  const lines: Line[] = [];
+  const agentName = config.agent_name.trim() || "The assistant";
   const welcome = renderVariables(config.agent_welcome_message, values).trim();
   const endMessage = renderVariables(config.agent_end_call_message, values).trim();
+  const talkMs = answered ? endedAt - inProgressAt : 0;
+  const callStartedAt = answered ? inProgressAt : ringingAt;
+  /** The conversation's lines spread evenly over the time the call is in progress (times as Vapi's messages have them). */
+  const spread = (lines: Line[]) => {
+    const slot = lines.length > 0 ? talkMs / lines.length : 0;
+    return lines.map((line, index) => {
+      const time = placedAt + inProgressAt + index * slot;
+      return { role: line.role, message: line.text, time, endTime: time + 0.8 * slot, secondsFromStart: (index * slot) / 1000, duration: 0.8 * slot };
+    });
+  };
+  /** The call's end: its ended status and its end-of-call report with this conversation. */
+  const ending = (lines: Line[], summary: string | null, succeeded: boolean, structured: Json = {}): SandboxEvent[] => {
+    const messages = spread(lines);
+    const transcript = lines.map((line) => `${line.role === "bot" ? "AI" : "User"}: ${line.text}`).join("\n");
+    const analysis: Json = {};
+    if (summary) analysis.summary = summary;
+    if (answered) analysis.successEvaluation = successEvaluation(config.analysis_plan.success_evaluation_rubric, succeeded);
+    if (answered && config.analysis_plan.structured_data_prompt.trim()) analysis.structuredData = { customerName: name, outcome, sandbox: true, ...structured };
+    return [
+      status("ended", endedAt),
+      endOfCallReport({
+        at: endedAt,
+        timestamp: placedAt + endedAt,
+        endedReason,
+        startedAt: iso(callStartedAt),
+        endedAt: iso(endedAt),
+        // Billed per started second of talk; nothing when nobody answered.
+        billedSeconds: answered ? Math.max(1, Math.ceil(talkMs / 1000)) : 0,
+        artifact: { transcript, messages },
+        analysis,
+        customer,
+        baseCall,
+      }),
+    ];
+  };
+  const opening: SandboxEvent[] = [status("queued", 0), status("ringing", ringingAt), ...(answered ? [status("in-progress", inProgressAt)] : [])];
+
+  // An agent that books: the caller asks for an appointment and takes the first open time.
+  if (outcome === "answered" && config.appointment_enable) {
+    const booking = bookingConversation({ request, name, agentName, welcome, endMessage });
+    const times = spread(booking.plan);
+    const inCall = (at: number) => ({ ...baseCall, status: "in-progress", updatedAt: iso(at) });
+    const toolCall = (spec: FunctionToolSpec, args: Json, lineIndex: number, then: SandboxEvent["then"]): SandboxEvent => {
+      const at = times[lineIndex]!.endTime - placedAt;
+      return { ...functionToolCall(spec, `${spec.name}:${request.callId}`, args, inCall(at), customer, placedAt + at, at), then };
+    };
+    const book = (slot: OpenTime): SandboxEvent[] => [
+      toolCall(BOOK_APPOINTMENT_TOOL, { start: slot.start, customer_name: booking.customerName }, booking.confirmIndex, (answer) => {
+        const when = bookedWhen(toolResult(answer));
+        return when ? ending(booking.booked(slot, when), booking.bookedSummary(when), true, { booked: true, appointmentStart: slot.start }) : null;
+      }),
+      ...ending(booking.notBooked(slot), booking.notBookedSummary, false, { booked: false }),
+    ];
+    return [
+      ...opening,
+      toolCall(CHECK_AVAILABILITY_TOOL, {}, booking.checkIndex, (answer) => {
+        const result = toolResult(answer);
+        if (result === null) return null;
+        const slot = firstOpenTime(result);
+        return slot ? book(slot) : ending(booking.noOpenTimes, booking.noOpenTimesSummary, false, { booked: false });
+      }),
+      // Played when no answer comes back (the calendar could not be reached, or the call is replayed elsewhere).
+      ...ending(booking.unreachable, booking.unreachableSummary, false, { booked: false }),
+    ];
+  }
+
+  // The conversation, spread over the time the call is in progress.
+  const lines: Line[] = [];
   if (outcome === "answered") {
     if (welcome) lines.push({ role: "bot", text: welcome });
     lines.push({ role: "user", text: renderVariables(pick(OPENERS, request.callId, "opener"), values) });
@@ -227,18 +315,7 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     const voicemail = renderVariables(config.voice.voice_mail ?? "", values).trim();
     if (voicemail) lines.push({ role: "bot", text: voicemail });
   }
-  const talkMs = answered ? endedAt - inProgressAt : 0;
-  const slot = lines.length > 0 ? talkMs / lines.length : 0;
-  const messages = lines.map((line, index) => {
-    const time = placedAt + inProgressAt + index * slot;
-    return { role: line.role, message: line.text, time, endTime: time + 0.8 * slot, secondsFromStart: (index * slot) / 1000, duration: 0.8 * slot };
-  });
-  const transcript = lines.map((line) => `${line.role === "bot" ? "AI" : "User"}: ${line.text}`).join("\n");
 
-  // Billed per started second of talk; nothing when nobody answered.
-  const billedSeconds = answered ? Math.max(1, Math.ceil(talkMs / 1000)) : 0;
-
-  const agentName = config.agent_name.trim() || "The assistant";
   const summary =
     outcome === "answered"
       ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} answered, listened and had nothing further to discuss; ` +
@@ -249,46 +326,77 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
       : outcome === "voicemail"
         ? `The call to ${name} (${request.customer.number}) reached voicemail${lines.length > 0 ? "; the assistant left a message" : ""}. (Simulated by the sandbox.)`
         : null;
-  const analysis: Json = {};
-  if (summary) analysis.summary = summary;
-  if (answered) analysis.successEvaluation = successEvaluation(config.analysis_plan.success_evaluation_rubric, outcome === "answered");
-  if (answered && config.analysis_plan.structured_data_prompt.trim()) analysis.structuredData = { customerName: name, outcome, sandbox: true };
-
-  const callStartedAt = answered ? inProgressAt : ringingAt;
-  const report = endOfCallReport({
-    at: endedAt,
-    timestamp: placedAt + endedAt,
-    endedReason,
-    startedAt: iso(callStartedAt),
-    endedAt: iso(endedAt),
-    billedSeconds,
-    artifact: { transcript, messages },
-    analysis,
-    customer,
-    baseCall,
-  });
 
   // The opt-out tool, called as the customer finishes asking (only when the call carries one).
+  const messages = spread(lines);
   const optOutAt = outcome === "opt-out" && request.optOutTool ? (messages.find((line) => line.role === "user")?.endTime ?? placedAt + inProgressAt) - placedAt : null;
   const optOut: SandboxEvent[] =
-    optOutAt !== null && request.optOutTool ? [optOutToolCall(request.optOutTool, request.callId, { ...baseCall, status: "in-progress", updatedAt: iso(optOutAt) }, customer, placedAt + optOutAt, optOutAt)] : [];
+    optOutAt !== null && request.optOutTool
+      ? [functionToolCall(request.optOutTool, `opt-out:${request.callId}`, { reason: OPT_OUT_REQUEST }, { ...baseCall, status: "in-progress", updatedAt: iso(optOutAt) }, customer, placedAt + optOutAt, optOutAt)]
+      : [];
 
-  return [
-    status("queued", 0),
-    status("ringing", ringingAt),
-    ...(answered ? [status("in-progress", inProgressAt)] : []),
-    ...optOut,
-    status("ended", endedAt),
-    report,
-  ];
+  return [...opening, ...optOut, ...ending(lines, summary, outcome === "answered")];
 }
 
-/** Vapi's `tool-calls` message for the opt-out tool (ServerMessageToolCalls: both lists, arguments as a JSON string). */
-function optOutToolCall(tool: FunctionToolSpec, callId: string, call: Json, customer: Json, timestamp: number, at: number): SandboxEvent {
+/** What a booking tool answered, from our webhook's response (`{results: [{result | error}]}`); null when it answered nothing usable. */
+function toolResult(answer: WebhookAnswer | null): string | null {
+  if (!answer || answer.statusCode !== 200) return null;
+  try {
+    const body = JSON.parse(answer.body) as { results?: { result?: unknown }[] };
+    const result = body.results?.[0]?.result;
+    return typeof result === "string" ? result : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The conversation of a sandbox call to an agent that books: the lines as planned (their count fixes
+ * when each tool is called) and the variants once the calendar has answered.
+ */
+function bookingConversation(input: { request: PhoneCallRequest; name: string; agentName: string; welcome: string; endMessage: string }) {
+  const { request, name, agentName, welcome, endMessage } = input;
+  const who = `${name} (${request.customer.number})`;
+  const customerName = request.customer.name?.trim() || request.variableValues.name?.trim() || "Sandbox caller";
+  const before: Line[] = [
+    ...(welcome ? [{ role: "bot" as const, text: welcome }] : []),
+    { role: "user", text: name === "there" ? "Hi, I'd like to book an appointment, please." : `Hi, this is ${name}. I'd like to book an appointment, please.` },
+    { role: "bot", text: "Of course. Let me check the calendar for the next open time." },
+  ];
+  const after: Line[] = [{ role: "user", text: pick(CLOSERS, request.callId, "closer") }, ...(endMessage ? [{ role: "bot" as const, text: endMessage }] : [])];
+  const middle = (offer: string, reply: string, outcome: string): Line[] => [
+    { role: "bot", text: offer },
+    { role: "user", text: reply },
+    { role: "bot", text: outcome },
+  ];
+  const conversation = (offer: string, reply: string, outcome: string) => [...before, ...middle(offer, reply, outcome), ...after];
+  const plan = conversation("", "", "");
+  const simulated = "(Simulated by the sandbox: no real call was placed.)";
+  return {
+    plan,
+    customerName,
+    /** The line after which the calendar is checked, and the caller's "yes" after which the time is booked. */
+    checkIndex: before.length - 1,
+    confirmIndex: before.length + 1,
+    booked: (slot: OpenTime, when: string) =>
+      conversation(`The next open time is ${slot.spoken}. Shall I book it for you?`, "Yes, please, that works for me.", `You're booked for ${when}.`),
+    bookedSummary: (when: string) => `${agentName} spoke with ${who} and booked an appointment for ${when}. ${simulated}`,
+    notBooked: (slot: OpenTime) =>
+      conversation(`The next open time is ${slot.spoken}. Shall I book it for you?`, "Yes, please, that works for me.", "I'm sorry, I couldn't book that time just now. Please call again to book."),
+    notBookedSummary: `${agentName} spoke with ${who}, who asked for an appointment; the time offered could not be booked. ${simulated}`,
+    noOpenTimes: conversation("I'm sorry, there are no open times in the coming days.", "Oh, that's a pity. Okay.", "I'll let the team know you called."),
+    noOpenTimesSummary: `${agentName} spoke with ${who}, who asked for an appointment; the calendar had no open times. ${simulated}`,
+    unreachable: conversation("I'm sorry, I can't reach the calendar right now.", "Okay, no problem.", "Please call again later to book."),
+    unreachableSummary: `${agentName} spoke with ${who}, who asked for an appointment; the calendar could not be reached, so none was booked. ${simulated}`,
+  };
+}
+
+/** Vapi's `tool-calls` message for one function tool (ServerMessageToolCalls: both lists, arguments as a JSON string). */
+function functionToolCall(tool: FunctionToolSpec, seed: string, args: Json, call: Json, customer: Json, timestamp: number, at: number): SandboxEvent {
   const toolCall = {
-    id: `call_${createHash("sha256").update(`opt-out:${callId}`).digest("hex").slice(0, 24)}`,
+    id: `call_${createHash("sha256").update(seed).digest("hex").slice(0, 24)}`,
     type: "function",
-    function: { name: tool.name, arguments: JSON.stringify({ reason: OPT_OUT_REQUEST }) },
+    function: { name: tool.name, arguments: JSON.stringify(args) },
   };
   return {
     at,
@@ -509,15 +617,28 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
   let delivery: WebhookDelivery | null = null;
   let closed = false;
 
-  async function deliver(message: Json): Promise<void> {
+  async function deliver(message: Json): Promise<WebhookAnswer | null> {
     const target = delivery;
-    if (!target || closed) return;
+    if (!target || closed) return null;
     const body = JSON.stringify({ message });
     try {
       const response = await target.post(body, signedHeaders(target.secret, body));
       if (response.statusCode >= 300) target.log?.warn({ status: response.statusCode, type: message.type }, `the sandbox's webhook was answered ${response.statusCode}`);
+      return response;
     } catch (error) {
       if (!closed) target.log?.warn({ err: error, type: message.type }, "the sandbox could not deliver a webhook event");
+      return null;
+    }
+  }
+
+  /** What follows a delivered event: its continuation's events, else the rest of the script. */
+  function following(event: SandboxEvent, rest: SandboxEvent[], answer: WebhookAnswer | null): SandboxEvent[] {
+    if (!event.then) return rest;
+    try {
+      return event.then(answer) ?? rest;
+    } catch (error) {
+      delivery?.log?.warn({ err: error, type: event.message.type }, "a sandbox call's continuation failed; the call goes on as scripted");
+      return rest;
     }
   }
 
@@ -533,9 +654,9 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
     const timer = setTimeout(
       () => {
         timers.delete(timer);
-        const delivered = deliver(event.message).finally(() => {
+        const delivered = deliver(event.message).then((answer) => {
           inFlight.delete(delivered);
-          if (!key || keyed.get(key) === timer) play(rest, placedAt, key);
+          if (!key || keyed.get(key) === timer) play(following(event, rest, answer), placedAt, key);
         });
         inFlight.add(delivered);
       },
@@ -566,7 +687,9 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
       play(sandboxCallScript(request, providerCallId, placedAt, callSeconds), placedAt);
       return { providerCallId, status: "queued" };
     },
-    send: (message) => deliver(message),
+    send: async (message) => {
+      await deliver(message);
+    },
     play(key, events) {
       cancel(key);
       play(events, 0, key);

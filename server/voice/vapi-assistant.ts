@@ -17,9 +17,13 @@
  * - `endCallPhrases` → phrases shorter than Vapi's 2 characters are left out.
  * - the analysis prompts → `analysisPlan` (deprecated in the schema but accepted; the schema's replacement,
  *   `artifactPlan.structuredOutputs`, needs a JSON schema per output and has no free-text summary prompt).
+ * - `appointment_enable` → the booking tools (server/calendar/tools-definitions.ts) as function tools in
+ *   `model.tools`, each with our webhook as its `server` (Vapi posts their `tool-calls` there). Off, they
+ *   are left out: the update sends the whole `model` with its `tools` list, so they are removed at Vapi too.
  */
 import { VOICE_CATALOG } from "../agents/catalog";
-import type { AgentForSync } from "./types";
+import { BOOKING_TOOLS } from "../calendar/tools-definitions";
+import type { AgentForSync, FunctionToolSpec } from "./types";
 
 /** Vapi's limits, as its OpenAPI document states them. */
 export const VAPI_LIMITS = {
@@ -165,7 +169,16 @@ function analysisPlan(agent: AgentForSync): JsonObject {
   };
 }
 
-function tools(agent: AgentForSync): JsonObject[] {
+/** A function tool (Vapi's CreateFunctionToolDTO) whose `tool-calls` go to `server` (none: the assistant's). */
+function functionTool(spec: FunctionToolSpec, server: JsonObject | null): JsonObject {
+  return {
+    type: "function",
+    function: { name: spec.name, description: spec.description, parameters: spec.parameters as unknown as JsonObject },
+    ...(server ? { server } : {}),
+  };
+}
+
+function tools(agent: AgentForSync, options: VapiAssistantOptions): JsonObject[] {
   const { config } = agent;
   const list: JsonObject[] = [];
   if (config.endCallFunctionEnabled) list.push({ type: "endCall" });
@@ -200,6 +213,8 @@ function tools(agent: AgentForSync): JsonObject[] {
       ],
     });
   }
+  // Only our webhook answers the booking tools: never an agent's own server_url.
+  if (config.appointment_enable) list.push(...BOOKING_TOOLS.map((spec) => functionTool(spec, webhookServer(options))));
   return list;
 }
 
@@ -268,11 +283,16 @@ function silenceHook(agent: AgentForSync): JsonObject {
   };
 }
 
+/** Our webhook (PUBLIC_URL + webhookPath) with the credential that signs what Vapi posts there; null without a webhookPath. */
+function webhookServer(options: VapiAssistantOptions): JsonObject | null {
+  if (!options.webhookPath) return null;
+  const url = `${options.publicUrl.replace(/\/+$/, "")}${options.webhookPath}`;
+  return options.webhookCredentialId ? { url, credentialId: options.webhookCredentialId } : { url };
+}
+
 function serverOf(agent: AgentForSync, options: VapiAssistantOptions): JsonObject | null {
-  if (options.webhookPath) {
-    const url = `${options.publicUrl.replace(/\/+$/, "")}${options.webhookPath}`;
-    return options.webhookCredentialId ? { url, credentialId: options.webhookCredentialId } : { url };
-  }
+  const webhook = webhookServer(options);
+  if (webhook) return webhook;
   if (agent.config.analysis_plan.server_url) return { url: agent.config.analysis_plan.server_url };
   return null;
 }
@@ -296,7 +316,7 @@ export function toVapiAssistant(agent: AgentForSync, options: VapiAssistantOptio
       temperature: config.voice.temprature,
       messages: [{ role: "system", content: config.agent_prompt }],
       toolIds: [...config.model_tool_id],
-      tools: tools(agent),
+      tools: tools(agent, options),
       emotionRecognitionEnabled: config.emotion_recoginition,
     },
     transcriber: transcriber(agent),

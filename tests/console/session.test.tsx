@@ -120,8 +120,8 @@ describe("organisations", () => {
 
   it("creates an organisation from the switcher's dialog", async () => {
     const session = new FakeSession();
-    const { user, pathname } = renderConsole({ path: "/billing", session });
-    await findScreen("Billing");
+    const { user, pathname } = renderConsole({ path: "/subscriptions", session });
+    await findScreen("Subscriptions");
 
     await user.click(screen.getByRole("button", { name: "Switch organization" }));
     await user.click(await screen.findByRole("menuitem", { name: "Create organization" }));

@@ -150,7 +150,6 @@ describe("the screens inside the shell", () => {
     ["/orders", "Orders"],
     ["/billing", "Billing"],
     ["/subscriptions", "Subscriptions"],
-    ["/calendar-permission", "Calendar Permission"],
   ] as const;
 
   it.each(SCREENS)("%s shows %s and says it is not built yet, without calling the API", async (path, title) => {

@@ -34,6 +34,9 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "POST /api/campaign/:id/cancel": () => ({}),
   "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123", name: "intruder" }] }),
   "DELETE /api/dnc/:id": () => undefined,
+  "PUT /api/appointment/:id": () => ({ notes: "changed by another organisation" }),
+  "DELETE /api/appointment/:id": () => undefined,
+  "DELETE /api/calendar/connections/:id": () => undefined,
 };
 
 /**
@@ -41,6 +44,8 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
  * - GET /api/webcall/public/:slug: the public web-call page's details, by its unguessable slug, and the
  *   page's sandbox call, started by the slug and ended by the slug and the call id it was given (checked
  *   below: another link's slug does not end it).
+ * - GET /api/calendar/feed/:token.ics: the organisation's ICS feed, by its secret token (rotating it cuts
+ *   everyone off); tests/server/calendar-feed.test.ts checks that a feed holds only its own organisation's.
  * GET /api/agent/:id/public answers only for public agents: A's private agent is a 404 like the rest.
  * GET /api/agent/:id/clone needs the owner's consent (the private link's key, while A turns cloning on):
  * without it A's agent is a 404 like the rest; with it, checked below, the copy lands in B.
@@ -49,6 +54,7 @@ const CAPABILITY_ROUTES = new Set([
   "GET /api/webcall/public/:slug",
   "POST /api/webcall/public/:slug/call",
   "POST /api/webcall/public/:slug/call/:callId/end",
+  "GET /api/calendar/feed/:token.ics",
 ]);
 
 let world: World;
@@ -73,13 +79,32 @@ const MADE_UP: OrgRecords = {
   invitedEmail: "nobody@example.com",
   campaignId: "00000000-0000-4000-8000-000000000008",
   dncId: "00000000-0000-4000-8000-000000000009",
+  appointmentId: "00000000-0000-4000-8000-00000000000a",
+  calendarConnectionId: "00000000-0000-4000-8000-00000000000b",
+  calendarFeedToken: "made-up-feed-token-000000000000000000000000",
+  googleCallback: { code: "4/made-up", state: "made-up-state" },
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
 const lists = () => world.routes.filter((route) => route.method === "GET" && paramsOf(route.url).length === 0 && !route.public);
 
 function ids(records: OrgRecords) {
-  return [records.orgId, records.agentId, records.publicAgentId, records.phoneNumberId, records.callId, records.fileId, records.webCallId, records.webCallSlug, records.invitedEmail, records.campaignId, records.dncId];
+  return [
+    records.orgId,
+    records.agentId,
+    records.publicAgentId,
+    records.phoneNumberId,
+    records.callId,
+    records.fileId,
+    records.webCallId,
+    records.webCallSlug,
+    records.invitedEmail,
+    records.campaignId,
+    records.dncId,
+    records.appointmentId,
+    records.calendarConnectionId,
+    records.calendarFeedToken,
+  ];
 }
 
 describe("cross-organisation access", () => {
@@ -162,6 +187,9 @@ describe("cross-organisation access", () => {
       ["POST", "/api/agent/", { knowledge_base_files: [a.fileId] }, [400, 404]],
       ["POST", "/api/phonenumber/", { name: "x", provider: "vapi", agent_id: a.agentId }, [400, 404]],
       ["POST", "/api/call/public", { assistantId: a.publicAgentId, phoneNumberId: b.phoneNumberId, customer: { number: "+14155550123" } }, [404]],
+      ["POST", "/api/appointment/", { title: "x", start: "2030-02-04T15:00:00Z", end: "2030-02-04T15:30:00Z", agent_id: a.agentId }, [400, 404]],
+      ["PUT", `/api/appointment/${b.appointmentId}`, { agent_id: a.agentId }, [400, 404]],
+      ["PUT", "/api/availability/", { timezone: "UTC", weekly: [], slot_minutes: 30, max_days_ahead: 30, agent_id: a.agentId }, [400, 404]],
     ];
     const wrong: unknown[] = [];
     for (const [method, url, body, expected] of cases) {
@@ -177,7 +205,7 @@ describe("cross-organisation access", () => {
     const before = await snapshot(world.db);
     const leaks: unknown[] = [];
     for (const token of [world.b.adminToken, world.b.memberToken]) {
-      for (const url of [`/api/dashboard/?agentId=${world.a.agentId}`, `/api/call/?agentId=${world.a.agentId}`]) {
+      for (const url of [`/api/dashboard/?agentId=${world.a.agentId}`, `/api/call/?agentId=${world.a.agentId}`, `/api/appointment/?agentId=${world.a.agentId}`]) {
         const response = await inject(world.app, "GET", url, token);
         counter.count("cross-org id in a query → nothing of A's", url.split("?")[0]!);
         const body = response.json() as { data: { totals?: { calls: number }; agents?: unknown[] } | unknown[]; total?: number };

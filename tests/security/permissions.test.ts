@@ -69,6 +69,22 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "GET /api/dnc/": ["campaign", "list"],
   "POST /api/dnc/": ["campaign", "create"],
   "DELETE /api/dnc/:id": ["campaign", "delete"],
+  // The calendar (issue 14): its rules are the calendar's (members read, admins change); DELETE cancels an appointment.
+  "GET /api/availability/": ["calendar", "show"],
+  "PUT /api/availability/": ["calendar", "edit"],
+  "GET /api/availability/slots": ["calendar", "show"],
+  "GET /api/appointment/": ["appointment", "list"],
+  "POST /api/appointment/": ["appointment", "create"],
+  "GET /api/appointment/:id": ["appointment", "show"],
+  "PUT /api/appointment/:id": ["appointment", "edit"],
+  "DELETE /api/appointment/:id": ["appointment", "delete"],
+  // Outside calendars and the ICS feed's secret address: members look, admins manage (server/routes/calendar.ts).
+  "GET /api/calendar/connections": ["calendar", "list"],
+  "DELETE /api/calendar/connections/:id": ["calendar", "manage"],
+  "POST /api/calendar/google/connect": ["calendar", "manage"],
+  "POST /api/calendar/google/callback": ["calendar", "manage"],
+  "GET /api/calendar/feed": ["calendar", "manage"],
+  "POST /api/calendar/feed/rotate": ["calendar", "manage"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -84,6 +100,12 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/campaign/:id/cancel": () => ({}),
   "POST /api/campaign/:id/contacts": () => ({ contacts: [{ number: "+12125550123" }] }),
   "POST /api/dnc/": () => ({ number: "+12125550124", reason: "asked" }),
+  "PUT /api/availability/": () => ({ timezone: "Europe/Berlin", weekly: [{ day: "tue", start: "10:00", end: "12:00" }], slot_minutes: 15, max_days_ahead: 30 }),
+  "POST /api/appointment/": () => ({ title: "Another appointment", start: "2030-01-08T15:00:00Z", end: "2030-01-08T15:30:00Z" }),
+  "PUT /api/appointment/:id": () => ({ notes: "changed" }),
+  "POST /api/calendar/google/connect": () => ({}),
+  "POST /api/calendar/google/callback": (r) => r.googleCallback,
+  "POST /api/calendar/feed/rotate": () => ({}),
 };
 
 let world: World;

@@ -16,6 +16,7 @@ import type { Database, Db } from "../../server/db/client";
 import { calls } from "../../server/db/schema";
 import type { RouteTableEntry } from "../../server/plugins/auth";
 import { WEBHOOK_SECRET } from "../server/calls-fixtures";
+import { startFakeGoogle, type FakeGoogle } from "../server/fakes/google";
 import { addMember, bearer, buildTestApp, createOrganisation, invite, migratedDatabase, signUp, uniqueEmail } from "../server/helpers";
 
 export { WEBHOOK_SECRET };
@@ -47,6 +48,14 @@ export interface OrgRecords {
   campaignId: string;
   /** An entry on the organisation's do-not-call list. */
   dncId: string;
+  /** A booked appointment of the agent, in a calendar with saved rules. */
+  appointmentId: string;
+  /** The organisation's Google Calendar connection (made through the OAuth flow against the stand-in). */
+  calendarConnectionId: string;
+  /** The secret token of the organisation's ICS feed (GET /calendar/feed/{token}.ics). */
+  calendarFeedToken: string;
+  /** A Google code and state the admin has not used yet, for POST /calendar/google/callback. */
+  googleCallback: { code: string; state: string };
 }
 
 /**
@@ -64,6 +73,9 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "organization:organizationId": (r) => r.orgId,
   "campaign:id": (r) => r.campaignId,
   "dnc:id": (r) => r.dncId,
+  "appointment:id": (r) => r.appointmentId,
+  "calendar:id": (r) => r.calendarConnectionId,
+  "calendar:token": (r) => r.calendarFeedToken,
 };
 
 const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ?? "";
@@ -107,7 +119,7 @@ function multipartFile(name: string, type: string, content: string) {
 }
 
 /** One organisation with an admin, a member and one record of every kind, named with `marker`. */
-export async function populateOrganisation(app: FastifyInstance, db: Db, marker: string): Promise<OrgRecords> {
+export async function populateOrganisation(app: FastifyInstance, db: Db, marker: string, google: FakeGoogle): Promise<OrgRecords> {
   const admin = await signUp(app, uniqueEmail(`${marker}-admin`));
   const orgId = await createOrganisation(app, admin.token, `Org ${marker} ${randomUUID().slice(0, 6)}`);
   const memberToken = (await addMember(app, admin.token, orgId, uniqueEmail(`${marker}-member`))).token;
@@ -180,6 +192,41 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     await inject(app, "POST", "/api/dnc/", admin.token, { number: "+12125550111", reason: `${marker} asked not to be called` }),
     "do-not-call entry",
   );
+  await created(
+    await inject(app, "PUT", "/api/availability/", admin.token, {
+      timezone: "America/New_York",
+      weekly: [{ day: "mon", start: "09:00", end: "17:00" }],
+      slot_minutes: 30,
+      max_days_ahead: 60,
+      closed_dates: ["2030-12-25"],
+    }),
+    "availability",
+  );
+  const appointment = await created<{ id: string }>(
+    await inject(app, "POST", "/api/appointment/", admin.token, {
+      title: `${marker} appointment`,
+      start: "2030-01-07T15:00:00Z",
+      end: "2030-01-07T15:30:00Z",
+      customer_name: `${marker} customer`,
+      customer_number: "+14155550142",
+      customer_email: "customer@example.com",
+      notes: `${marker} notes`,
+      agent_id: agent.id,
+    }),
+    "appointment",
+  );
+  // Google Calendar, connected the way the console does it: connect, Google's consent page, callback.
+  const googleConsent = async () =>
+    google.approve((await created<{ url: string }>(await inject(app, "POST", "/api/calendar/google/connect", admin.token, {}), "Google connect")).url, {
+      email: `${marker}@example.com`,
+    });
+  const firstConsent = await googleConsent();
+  const connection = await created<{ id: string }>(
+    await inject(app, "POST", "/api/calendar/google/callback", admin.token, { code: firstConsent.code, state: firstConsent.state }),
+    "Google connection",
+  );
+  const unusedConsent = await googleConsent();
+  const feed = await created<{ url: string }>(await inject(app, "GET", "/api/calendar/feed", admin.token), "calendar feed");
   return {
     orgId,
     adminToken: admin.token,
@@ -195,13 +242,19 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     invitedEmail,
     campaignId: campaign.id,
     dncId: dnc.entry.id,
+    appointmentId: appointment.id,
+    calendarConnectionId: connection.id,
+    calendarFeedToken: decodeURIComponent(/\/calendar\/feed\/([^/]+)\.ics$/.exec(feed.url)![1]!),
+    googleCallback: { code: unusedConsent.code, state: unusedConsent.state },
   };
 }
 
-/** The app (local accounts, sandbox voice) with organisations A and B populated. */
+/** The app (local accounts, sandbox voice, Google Calendar against its stand-in) with organisations A and B populated. */
 export async function buildWorld(env: Record<string, string> = {}): Promise<World> {
   const database = await migratedDatabase();
+  const google = await startFakeGoogle();
   const { app } = await buildTestApp(database, {
+    ...google.env,
     VAPI_WEBHOOK_SECRET: WEBHOOK_SECRET,
     // The suite sends thousands of requests from one address: the per-IP limits would answer 429 to
     // everything after the first few hundred and hide what the routes themselves do.
@@ -210,8 +263,10 @@ export async function buildWorld(env: Record<string, string> = {}): Promise<Worl
     ...env,
   });
   await app.ready();
-  const a = await populateOrganisation(app, database.db, A_MARKER);
-  const b = await populateOrganisation(app, database.db, "bravo");
+  const a = await populateOrganisation(app, database.db, A_MARKER, google);
+  const b = await populateOrganisation(app, database.db, "bravo", google);
+  // Connecting Google writes upcoming appointments there in the background: done before any snapshot.
+  await app.googleCalendar?.settle();
   return {
     app,
     database,
@@ -222,6 +277,7 @@ export async function buildWorld(env: Record<string, string> = {}): Promise<Worl
     async close() {
       await app.close();
       await database.close();
+      await google.close();
     },
   };
 }

@@ -121,6 +121,10 @@ describe("what the provider is sent", () => {
     fake.state.calls.length = 0;
     expect((await call("PUT", `/agent/${agent.id}/appointment-toggle`, { appointment_enable: true })).statusCode).toBe(200);
     expect(fake.state.calls).toMatchObject([{ method: "saveAssistant", agent: { config: { appointment_enable: true } }, assistantId: agent.provider_assistant_id }]);
+    // Turning it off saves the assistant again too (its booking tools go: tests/server/agents-tools.test.ts).
+    fake.state.calls.length = 0;
+    expect((await call("PUT", `/agent/${agent.id}/appointment-toggle`, { appointment_enable: false })).statusCode).toBe(200);
+    expect(fake.state.calls).toMatchObject([{ method: "saveAssistant", agent: { config: { appointment_enable: false } }, assistantId: agent.provider_assistant_id }]);
   });
 
   it("delete: deletes the assistant, then the agent", async () => {

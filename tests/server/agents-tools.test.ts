@@ -2,6 +2,8 @@
  * Saving an agent checks `model_tool_id` (issue 11, item 9): every entry must be a tool id (a UUID) and,
  * in Vapi mode, a tool that exists there (GET /tool/{id}). A bad id is a 400 `{detail, code}` naming it
  * and nothing is written; before, it was accepted and every later call of the agent failed.
+ * And the tools the server gives an agent itself: PUT /agent/{id}/appointment-toggle adds the booking
+ * tools to its assistant at Vapi and removes them again (issue 14 §3).
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import type { Agent } from "../../contract";
 import type { Database } from "../../server/db/client";
 import { agents } from "../../server/db/schema";
 import { FAKE_VAPI_KEY, startFakeVapi, type FakeVapi } from "./fakes/vapi";
+import { loadVapiOpenApi } from "./fakes/vapi-openapi";
 import { bearer, buildTestApp, createOrganisation, migratedDatabase, signUp } from "./helpers";
 
 const EXISTING_TOOL = "3b9f2c1d-5e6a-4b7c-8d9e-0f1a2b3c4d5e";
@@ -116,5 +119,70 @@ describe("Vapi mode: tool ids must name tools that exist at Vapi", () => {
     expect(response.statusCode, response.body).toBe(502);
     expect(response.json()).toMatchObject({ code: "upstream_error", detail: expect.stringMatching(/tools/) });
     expect(await allRows()).toEqual(before);
+  });
+});
+
+describe("Vapi mode: the appointment toggle adds and removes the booking tools at Vapi", () => {
+  let fake: FakeVapi;
+  let app: FastifyInstance;
+  let token: string;
+  beforeAll(async () => {
+    fake = await startFakeVapi();
+    ({ app } = await buildTestApp(database, { VAPI_PRIVATE_KEY: FAKE_VAPI_KEY, VAPI_API_URL: fake.url, PUBLIC_URL: "https://voice.example.com" }));
+    token = (await signUp(app)).token;
+    await createOrganisation(app, token, "Tools Booking");
+  });
+  afterAll(async () => {
+    await app.close();
+    await fake.close();
+  });
+
+  type Tool = { type: string; function?: { name: string }; server?: { url: string; credentialId?: string } };
+  const BOOKING = ["check_availability", "book_appointment", "reschedule_appointment", "cancel_appointment", "find_appointment"];
+  const functionNames = (assistant: Record<string, unknown> | undefined) =>
+    (((assistant?.model as { tools?: Tool[] } | undefined)?.tools ?? []) as Tool[]).filter((tool) => tool.type === "function").map((tool) => tool.function!.name);
+  const toggle = (id: string, on: boolean) => app.inject({ method: "PUT", url: `/api/agent/${id}/appointment-toggle`, headers: bearer(token), payload: { appointment_enable: on } });
+
+  it("on: the assistant is patched with the five function tools, each pointed at our webhook with its credential; off: patched without them", async () => {
+    const created = await app.inject({ method: "POST", url: "/api/agent/", headers: bearer(token), payload: { agent_name: "Front desk", endCallFunctionEnabled: true } });
+    expect(created.statusCode, created.body).toBe(201);
+    const agent = created.json().data as Agent;
+    const assistantId = agent.provider_assistant_id!;
+    expect(functionNames(fake.assistants.get(assistantId))).toEqual([]);
+
+    fake.reset();
+    const on = await toggle(agent.id, true);
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().data.appointment_enable).toBe(true);
+    const patch = fake.requests.find((request) => request.method === "PATCH" && request.path === `/assistant/${assistantId}`)!;
+    expect(loadVapiOpenApi().problems("UpdateAssistantDTO", patch.json)).toEqual([]);
+    const sent = (patch.json as { model: { tools: Tool[] } }).model.tools;
+    expect(sent.filter((tool) => tool.type === "function").map((tool) => tool.function!.name)).toEqual(BOOKING);
+    const credentialId = [...fake.credentials.keys()][0];
+    expect(credentialId).toBeTruthy();
+    for (const tool of sent.filter((candidate) => candidate.type === "function")) {
+      expect(tool.server).toEqual({ url: "https://voice.example.com/api/webhooks/vapi", credentialId });
+    }
+    // What Vapi now holds: the booking tools beside the agent's own endCall.
+    expect(functionNames(fake.assistants.get(assistantId))).toEqual(BOOKING);
+    expect((fake.assistants.get(assistantId)!.model as { tools: Tool[] }).tools).toContainEqual({ type: "endCall" });
+
+    fake.reset();
+    const off = await toggle(agent.id, false);
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().data.appointment_enable).toBe(false);
+    const removal = fake.requests.find((request) => request.method === "PATCH" && request.path === `/assistant/${assistantId}`)!;
+    expect((removal.json as { model: { tools: Tool[] } }).model.tools).toEqual([{ type: "endCall" }]);
+    expect(functionNames(fake.assistants.get(assistantId))).toEqual([]);
+  });
+
+  it("Vapi refusing the patch: 502, and the agent keeps its setting", async () => {
+    const agent = (await app.inject({ method: "POST", url: "/api/agent/", headers: bearer(token), payload: {} })).json().data as Agent;
+    fake.fail({ status: 400, message: ["model.tools.0.function.name must match the pattern"], match: "PATCH /assistant/" });
+    const response = await toggle(agent.id, true);
+    expect(response.statusCode).toBe(502);
+    expect(functionNames(fake.assistants.get(agent.provider_assistant_id!))).toEqual([]);
+    const stored = (await app.inject({ method: "GET", url: `/api/agent/${agent.id}`, headers: bearer(token) })).json().data as Agent;
+    expect(stored.appointment_enable).toBe(false);
   });
 });

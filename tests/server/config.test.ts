@@ -34,7 +34,7 @@ describe("configuration", () => {
       clerk: null,
       consoleDir: "dist/console",
       vapi: { privateKey: null, publicKey: null, apiUrl: "https://api.vapi.ai" },
-      modes: { database: "pglite", auth: "local", voice: "sandbox", rateLimit: "memory" },
+      modes: { database: "pglite", auth: "local", voice: "sandbox", rateLimit: "memory", calendar: "none" },
     });
   });
 
@@ -129,6 +129,44 @@ describe("configuration", () => {
     expect(describeRedisUrl("redis://cache.example.com")).toBe("cache.example.com:6379");
     expect(describeRedisUrl("redis://:s3cret@cache.example.com:6380/0")).toBe("cache.example.com:6380, password hidden");
     expect(describeRedisUrl("rediss://default:s3cret@cache.example.com:6380/2")).toBe("cache.example.com:6380/2, TLS, password hidden");
+  });
+
+  it("Google Calendar: off until both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set; Google's own hosts by default", () => {
+    expect(loadConfig({}).google).toBeNull();
+    expect(loadConfig({ GOOGLE_API_URL: "http://127.0.0.1:9000" }).google).toBeNull();
+    expect(loadConfig({}).modes.calendar).toBe("none");
+    expect(loadConfig({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" }).modes.calendar).toBe("google");
+    expect(loadConfig({ GOOGLE_CLIENT_ID: "1234-abc.apps.googleusercontent.com", GOOGLE_CLIENT_SECRET: "GOCSPX-secret" }).google).toEqual({
+      clientId: "1234-abc.apps.googleusercontent.com",
+      clientSecret: "GOCSPX-secret",
+      authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+      tokenUrl: "https://oauth2.googleapis.com/token",
+      revokeUrl: "https://oauth2.googleapis.com/revoke",
+      apiUrl: "https://www.googleapis.com",
+    });
+  });
+
+  it("GOOGLE_OAUTH_URL moves the consent page, the token and the revoke endpoints to one host; GOOGLE_API_URL the Calendar API", () => {
+    const google = loadConfig({
+      GOOGLE_CLIENT_ID: "id",
+      GOOGLE_CLIENT_SECRET: "secret",
+      GOOGLE_OAUTH_URL: "http://127.0.0.1:4555/google/",
+      GOOGLE_API_URL: "http://127.0.0.1:4556/",
+    }).google;
+    expect(google).toMatchObject({
+      authorizeUrl: "http://127.0.0.1:4555/google/o/oauth2/v2/auth",
+      tokenUrl: "http://127.0.0.1:4555/google/token",
+      revokeUrl: "http://127.0.0.1:4555/google/revoke",
+      apiUrl: "http://127.0.0.1:4556",
+    });
+  });
+
+  it("only one Google key names the missing one; bad Google values name their variable and never echo the secret", () => {
+    expect(configError({ GOOGLE_CLIENT_ID: "id" })).toMatch(/^GOOGLE_CLIENT_SECRET is missing: Google Calendar needs both/);
+    expect(configError({ GOOGLE_CLIENT_SECRET: "secret" })).toMatch(/^GOOGLE_CLIENT_ID is missing: Google Calendar needs both/);
+    expect(configError({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "two words" })).toBe("GOOGLE_CLIENT_SECRET must be the OAuth client's secret from Google Cloud, without spaces");
+    expect(configError({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s", GOOGLE_OAUTH_URL: "accounts.google.com" })).toMatch(/^GOOGLE_OAUTH_URL must be an http/);
+    expect(configError({ GOOGLE_API_URL: "ftp://example.com" })).toMatch(/^GOOGLE_API_URL must be an http/);
   });
 
   it("decodes the Frontend API host from a publishable key", () => {

@@ -27,7 +27,7 @@ describe("GET /api/health and GET /api/config", () => {
     const health = await app.inject({ method: "GET", url: "/api/health" });
     expect(health.statusCode).toBe(200);
     const body = healthSchema.parse(health.json());
-    expect(body).toMatchObject({ status: "ok", version: VERSION, modes: { database: "pglite", auth: "local", voice: "sandbox", rateLimit: "memory" } });
+    expect(body).toMatchObject({ status: "ok", version: VERSION, modes: { database: "pglite", auth: "local", voice: "sandbox", rateLimit: "memory", calendar: "none" } });
     expect(body.uptimeSeconds).toBeGreaterThanOrEqual(0);
 
     const config = await app.inject({ method: "GET", url: "/api/config" });

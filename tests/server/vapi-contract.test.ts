@@ -1,7 +1,9 @@
 /**
  * What the server sends to Vapi, checked against Vapi's own published OpenAPI document
  * (../shared/vendor/vapi/openapi.json; ARCHITECTURE.md §6): valid against CreateAssistantDTO and
- * UpdateAssistantDTO, with no field the schema does not know at any depth, and mapped field by field.
+ * UpdateAssistantDTO, with no field the schema does not know at any depth, and mapped field by field;
+ * an agent with appointment booking on carries the booking tools as function tools (CreateFunctionToolDTO)
+ * whose server is our webhook, and loses them when it is turned off.
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +22,8 @@ import {
 import type { AgentForSync } from "../../server/voice/types";
 import { toVapiCall } from "../../server/voice/vapi-calls";
 import { OPT_OUT_TOOL } from "../../server/campaigns/opt-out";
+import { BOOKING_TOOLS } from "../../server/calendar/tools-definitions";
+import { BOOKING_TOOL_NAMES } from "../../contract/calendar-shared";
 import { loadVapiOpenApi, type VapiOpenApi } from "./fakes/vapi-openapi";
 
 const OPTIONS = { publicUrl: "https://voice.example.com" };
@@ -325,6 +329,8 @@ describe("the mapping, field by field (ARCHITECTURE.md §6)", () => {
         ],
       },
       { type: "transferCall", destinations: [{ type: "number", number: "+14155550123", description: expect.any(String) }] },
+      // appointment_enable: the booking tools (their own tests below).
+      ...BOOKING_TOOLS.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
     ]);
     // Only sandbox-stored files: no query tool at all.
     const onlyLocal = toVapiAssistant(agentWith({ knowledge_base_files: [localOnly.id] }, [localOnly]), OPTIONS);
@@ -453,5 +459,63 @@ describe("a campaign call's CreateCallDTO (the dialler)", () => {
     });
     expect(vapi.problems("CreateCallDTO", payload(OPT_OUT_TOOL.name))).toEqual([]);
     expect(vapi.problems("CreateCallDTO", payload("do not call!"))).not.toEqual([]);
+  });
+});
+
+describe("appointment booking (appointment_enable): the booking tools in model.tools", () => {
+  const WEBHOOK = { ...OPTIONS, webhookPath: "/api/webhooks/vapi", webhookCredentialId: "cred-webhook-1" };
+  const booking = (on: boolean) => agentWith({ appointment_enable: on, endCallFunctionEnabled: true });
+  const functionTools = (payload: VapiAssistantPayload) => (payload.model.tools as { type: string; function?: { name: string } }[]).filter((tool) => tool.type === "function");
+
+  it("on: the issue's four tools and find_appointment, each a function tool whose server is our webhook with its credential", () => {
+    const payload = toVapiAssistant(booking(true), WEBHOOK);
+    const tools = functionTools(payload);
+    expect(tools.map((tool) => tool.function!.name)).toEqual(["check_availability", "book_appointment", "reschedule_appointment", "cancel_appointment", "find_appointment"]);
+    for (const name of BOOKING_TOOL_NAMES) expect(tools.map((tool) => tool.function!.name)).toContain(name);
+    for (const tool of tools) expect(tool).toMatchObject({ server: { url: "https://voice.example.com/api/webhooks/vapi", credentialId: "cred-webhook-1" } });
+    expect(payload.server).toEqual({ url: "https://voice.example.com/api/webhooks/vapi", credentialId: "cred-webhook-1" });
+    // The agent's other tools stay.
+    expect(payload.model.tools).toContainEqual({ type: "endCall" });
+  });
+
+  it("each is a valid CreateFunctionToolDTO with nothing Vapi does not know, inside valid Create- and UpdateAssistantDTOs", () => {
+    for (const tool of functionTools(toVapiAssistant(booking(true), WEBHOOK))) {
+      expect({ tool: tool.function!.name, problems: vapi.problems("CreateFunctionToolDTO", tool) }).toEqual({ tool: tool.function!.name, problems: [] });
+    }
+    expectAccepted(toVapiAssistant(booking(true), WEBHOOK));
+    expectAcceptedAsUpdate(toVapiAssistantUpdate(booking(true), WEBHOOK));
+    expectAccepted(toVapiAssistant(booking(true), OPTIONS));
+  });
+
+  it("every argument is described, instants have format date-time and the day format date (issue 18); required ones are listed", () => {
+    const byName = new Map(BOOKING_TOOLS.map((tool) => [tool.name, tool]));
+    for (const tool of BOOKING_TOOLS) {
+      for (const [name, property] of Object.entries(tool.parameters.properties)) {
+        expect({ tool: tool.name, name, description: typeof property.description === "string" && property.description.length > 10 }).toEqual({ tool: tool.name, name, description: true });
+      }
+      for (const required of tool.parameters.required ?? []) expect(Object.keys(tool.parameters.properties)).toContain(required);
+    }
+    expect(byName.get("check_availability")!.parameters.properties).toMatchObject({ date: { type: "string", format: "date" }, after: { type: "string", format: "date-time" } });
+    expect(byName.get("check_availability")!.parameters.required ?? []).toEqual([]);
+    expect(byName.get("book_appointment")!.parameters).toMatchObject({ properties: { start: { format: "date-time" }, customer_email: { format: "email" } }, required: ["start", "customer_name"] });
+    // The customer's number defaults to the caller's: never required.
+    expect(byName.get("book_appointment")!.parameters.properties.customer_number!.description).toMatch(/calling from/);
+    expect(byName.get("reschedule_appointment")!.parameters).toMatchObject({ properties: { start: { format: "date-time" }, appointment_id: { format: "uuid" } }, required: ["start"] });
+    expect(byName.get("cancel_appointment")!.parameters.required ?? []).toEqual([]);
+  });
+
+  it("the descriptions tell the model to check first, to pass back the exact start, and that answers give today's date", () => {
+    const check = BOOKING_TOOLS.find((tool) => tool.name === "check_availability")!;
+    expect(check.description).toMatch(/before offering or booking/);
+    expect(check.description).toMatch(/today's date/);
+    expect(check.description).toMatch(/exact start/);
+    expect(BOOKING_TOOLS.find((tool) => tool.name === "book_appointment")!.parameters.properties.start!.description).toMatch(/exactly as check_availability wrote it/);
+  });
+
+  it("off: none of them, and the update sends model.tools without them (Vapi's PATCH replaces the model, so they are removed there)", () => {
+    expect(functionTools(toVapiAssistant(booking(false), WEBHOOK))).toEqual([]);
+    const update = toVapiAssistantUpdate(booking(false), WEBHOOK);
+    expect(update.model.tools).toEqual([{ type: "endCall" }]);
+    expectAcceptedAsUpdate(update);
   });
 });
