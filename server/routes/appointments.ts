@@ -67,7 +67,7 @@ const appointmentIdParamsSchema = z.object({ id: z.uuid({ error: "the appointmen
 
 const VERBS: Partial<Record<Action, string>> = { list: "view", show: "view", create: "book", edit: "change", delete: "cancel" };
 
-const SLOT_TAKEN_DETAIL = "That time overlaps another appointment of this calendar (buffers included): choose another time. slots lists the nearest free ones.";
+const SLOT_TAKEN_DETAIL = "That time overlaps another appointment of this calendar (buffers included). Choose another time: the nearest free ones are offered.";
 
 /** The 409 of a refused time, with its alternatives as ISO instants. */
 function sendRefusal(reply: FastifyReply, error: SlotTakenError | OutsideAvailabilityError) {
