@@ -120,7 +120,7 @@ export const CONTACT_NAME_MAX_LENGTH = 120;
 export const IMPORT_REPORT_INVALID_MAX = 1000;
 
 /** Why a campaign paused itself (pause_code); a person's pause has code `manual`. */
-export const PAUSE_CODES = ["manual", "wallet", "provider", "circuit_breaker", "agent_missing", "number_missing"] as const;
+export const PAUSE_CODES = ["manual", "wallet", "provider", "circuit_breaker", "agent_missing", "number_missing", "spend_cap"] as const;
 export type PauseCode = (typeof PAUSE_CODES)[number];
 
 /** The organisation's concurrent-call limit until plans exist (issue 18: at least 10). */

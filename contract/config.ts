@@ -8,6 +8,8 @@ export const modesSchema = z.object({
   rateLimit: z.enum(["memory", "redis"]),
   /** Outside calendars: Google Calendar when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set, else none (the ICS feed needs no keys). */
   calendar: z.enum(["none", "google"]),
+  /** Payments (issue 15): Stripe when STRIPE_SECRET_KEY is set, else the embedded sandbox. */
+  payments: z.enum(["sandbox", "stripe"]),
 });
 export type Modes = z.infer<typeof modesSchema>;
 

@@ -22,3 +22,5 @@ export * from "./success-outcome";
 export * from "./time-zone";
 export * from "./dashboard";
 export * from "./calendar";
+export * from "./billing";
+export * from "./subscription";

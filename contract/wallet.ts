@@ -7,7 +7,7 @@ import { z } from "zod";
 
 export const WALLET_CURRENCY = "USD";
 
-export const WALLET_LEDGER_KINDS = ["starting-credit", "top-up", "call", "adjustment"] as const;
+export const WALLET_LEDGER_KINDS = ["starting-credit", "top-up", "auto-reload", "call", "refund", "adjustment"] as const;
 export type WalletLedgerKind = (typeof WALLET_LEDGER_KINDS)[number];
 
 /** How many ledger entries GET /wallet/ answers. */

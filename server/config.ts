@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import type { Modes } from "../contract";
 import { DEFAULT_FILE_MAX_BYTES } from "../contract/file";
+import { PLAN_IDS, type PlanId } from "../contract/plans";
 import { ENCRYPTION_KEY_FORMAT, parseEncryptionKey } from "./crypto/keys";
 
 /** A bad or missing environment variable; the message names the variable and the problem. */
@@ -62,6 +63,26 @@ export interface AppConfig {
   campaigns: CampaignsConfig;
   /** Google Calendar (issue 14): GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET switch it on; null = not configured. */
   google: GoogleConfig | null;
+  billing: BillingConfig;
+}
+
+/** Billing, payments and plans (issue 15). */
+export interface BillingConfig {
+  /** DEFAULT_PLAN (default free): the plan a new organisation starts on; enterprise has no limits. */
+  defaultPlan: PlanId;
+  /** STRIPE_SECRET_KEY with STRIPE_WEBHOOK_SECRET switches payments to Stripe; null = the embedded sandbox. */
+  stripe: StripeConfig | null;
+  /** BILLING_SWEEP_SECONDS (default 60): how often pending top-ups are reconciled and the retention and grace sweeps run (each claimed once across processes). */
+  sweepSeconds: number;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** STRIPE_API_URL (default https://api.stripe.com): tests and local stand-ins point it elsewhere. */
+  apiUrl: string;
+  /** STRIPE_PRICE_STARTER / STRIPE_PRICE_PRO; null = Checkout gets the plan's price inline (price_data, monthly). */
+  prices: { starter: string | null; pro: string | null };
 }
 
 /**
@@ -179,12 +200,19 @@ export const ENV_VARIABLES = [
   "GOOGLE_CLIENT_SECRET",
   "GOOGLE_OAUTH_URL",
   "GOOGLE_API_URL",
+  "DEFAULT_PLAN",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_API_URL",
+  "STRIPE_PRICE_STARTER",
+  "STRIPE_PRICE_PRO",
+  "BILLING_SWEEP_SECONDS",
 ] as const;
 type EnvName = (typeof ENV_VARIABLES)[number];
 export type Env = Partial<Record<EnvName, string | undefined>> & Record<string, string | undefined>;
 
 /** Variables whose value must never be echoed back in an error. */
-const SECRET = new Set<EnvName>(["VAPI_WEBHOOK_SECRET", "BETTER_AUTH_SECRET", "CREDENTIALS_ENCRYPTION_KEY", "CLERK_SECRET_KEY", "VAPI_PRIVATE_KEY", "DEMO_PASSWORD", "CLERK_JWT_KEY", "GOOGLE_CLIENT_SECRET"]);
+const SECRET = new Set<EnvName>(["VAPI_WEBHOOK_SECRET", "BETTER_AUTH_SECRET", "CREDENTIALS_ENCRYPTION_KEY", "CLERK_SECRET_KEY", "VAPI_PRIVATE_KEY", "DEMO_PASSWORD", "CLERK_JWT_KEY", "GOOGLE_CLIENT_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]);
 
 const httpUrl = (what: string) =>
   z.string().refine((value) => {
@@ -326,6 +354,13 @@ const parsers = {
   GOOGLE_CLIENT_SECRET: z.string().trim().regex(/^\S+$/, "must be the OAuth client's secret from Google Cloud, without spaces"),
   GOOGLE_OAUTH_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
   GOOGLE_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
+  DEFAULT_PLAN: z.enum(PLAN_IDS, { error: `must be one of ${PLAN_IDS.join(", ")}` }),
+  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_(test|live)_\S+$/, "must be a Stripe secret key (sk_test_… or sk_live_…, or a restricted rk_… key)"),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_\S+$/, "must be the webhook endpoint's signing secret (whsec_…)"),
+  STRIPE_API_URL: httpUrl("").transform((value) => value.replace(/\/+$/, "")),
+  STRIPE_PRICE_STARTER: z.string().trim().regex(/^price_\S+$/, "must be a Stripe price id (price_…)"),
+  STRIPE_PRICE_PRO: z.string().trim().regex(/^price_\S+$/, "must be a Stripe price id (price_…)"),
+  BILLING_SWEEP_SECONDS: integer(1, 24 * 60 * 60),
 } satisfies Partial<Record<EnvName, z.ZodType>>;
 
 function shown(name: EnvName, raw: string): string {
@@ -422,6 +457,24 @@ export function loadConfig(env: Env = process.env): AppConfig {
         }
       : null;
 
+  const stripeSecretKey = read("STRIPE_SECRET_KEY");
+  const stripeWebhookSecret = read("STRIPE_WEBHOOK_SECRET");
+  if (stripeSecretKey && !stripeWebhookSecret) {
+    throw new ConfigError("STRIPE_WEBHOOK_SECRET is missing: Stripe payments need the webhook endpoint's signing secret (whsec_…) beside STRIPE_SECRET_KEY");
+  }
+  if (stripeWebhookSecret && !stripeSecretKey) {
+    throw new ConfigError("STRIPE_SECRET_KEY is missing: STRIPE_WEBHOOK_SECRET is set but Stripe payments need the secret key too (or neither, for the sandbox)");
+  }
+  const stripe: StripeConfig | null =
+    stripeSecretKey && stripeWebhookSecret
+      ? {
+          secretKey: stripeSecretKey,
+          webhookSecret: stripeWebhookSecret,
+          apiUrl: read("STRIPE_API_URL") ?? "https://api.stripe.com",
+          prices: { starter: read("STRIPE_PRICE_STARTER") ?? null, pro: read("STRIPE_PRICE_PRO") ?? null },
+        }
+      : null;
+
   return {
     port,
     host: read("HOST") ?? "127.0.0.1",
@@ -456,6 +509,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       voice: vapiPrivateKey ? "vapi" : "sandbox",
       rateLimit: redisUrl ? "redis" : "memory",
       calendar: google ? "google" : "none",
+      payments: stripe ? "stripe" : "sandbox",
     },
     webhooks: { secret: read("VAPI_WEBHOOK_SECRET") ?? null, vapiCredentialId: read("VAPI_WEBHOOK_CREDENTIAL_ID") ?? null },
     calls: {
@@ -474,6 +528,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       orgConcurrentCalls: read("ORG_CONCURRENT_CALLS") ?? 10,
     },
     google,
+    billing: {
+      defaultPlan: read("DEFAULT_PLAN") ?? "free",
+      stripe,
+      sweepSeconds: read("BILLING_SWEEP_SECONDS") ?? 60,
+    },
   };
 }
 

@@ -43,7 +43,7 @@ function storedMessages(value: unknown): CallMessage[] {
 }
 
 /** What a list item is read from: the row without its heavy columns, with its agent's name. */
-export type CallListRow = Omit<CallRow, "orgId" | "messages" | "transcript" | "costBreakdown" | "structuredData" | "searchDigits" | "searchDocument" | "updatedAt" | "publicRequest"> & {
+export type CallListRow = Omit<CallRow, "orgId" | "messages" | "transcript" | "costBreakdown" | "structuredData" | "searchDigits" | "searchDocument" | "updatedAt" | "publicRequest" | "redactedAt"> & {
   agentName: string | null;
 };
 

@@ -296,6 +296,8 @@ export const calls = pgTable(
      * count towards PUBLIC_CALL_PER_NUMBER_PER_HOUR (server/calls/limits.ts).
      */
     publicRequest: boolean("public_request").notNull().default(false),
+    /** When the retention sweep removed this call's transcript, messages and recordings (the plan's retention days). */
+    redactedAt: timestamp("redacted_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /**
@@ -357,14 +359,206 @@ export const walletLedger = pgTable(
     /** starting-credit | top-up | call | adjustment */
     kind: text("kind").notNull(),
     callId: uuid("call_id").references(() => calls.id, { onDelete: "set null" }),
+    /** The agent whose call this entry pays for (call debits); kept as written when the agent is deleted (no foreign key). */
+    agentId: uuid("agent_id"),
+    /** The top-up this entry credits or refunds (top_ups.id). */
+    topUpId: uuid("top_up_id"),
+    /**
+     * What this entry is, once: `top-up:<id>`, `refund:<refund id>`, … A second entry with the same
+     * reference is refused by wallet_ledger_reference_unique (credits happen once however often they arrive).
+     */
+    reference: text("reference"),
+    /** The wallet's balance right after this entry (written under the wallet's row lock). */
+    balanceAfterMicros: bigint("balance_after_micros", { mode: "number" }).notNull(),
     description: text("description").notNull(),
     createdAt: createdAt(),
   },
   (table) => [
     index("wallet_ledger_org_created_idx").on(table.orgId, table.createdAt),
     uniqueIndex("wallet_ledger_call_unique").on(table.callId).where(sql`${table.callId} is not null`),
+    uniqueIndex("wallet_ledger_reference_unique").on(table.reference).where(sql`${table.reference} is not null`),
   ],
 );
+
+/**
+ * Billing per organisation (issue 15): the plan and its subscription, the payment provider's customer
+ * and card on file, and auto-reload. Made lazily on first use with DEFAULT_PLAN (server/billing/account.ts).
+ */
+export const billingAccounts = pgTable("billing_accounts", {
+  orgId: text("org_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  /** free | starter | pro | enterprise (contract/plans.ts) */
+  plan: text("plan").notNull(),
+  /** active | trialing | past_due | canceled (contract/plans.ts SUBSCRIPTION_STATUSES) */
+  subscriptionStatus: text("subscription_status").notNull().default("active"),
+  subscriptionId: text("subscription_id"),
+  currentPeriodEnd: timestamp("current_period_end", { withTimezone: true, mode: "date" }),
+  /** When the subscription went past due (the grace period counts from here). */
+  pastDueSince: timestamp("past_due_since", { withTimezone: true, mode: "date" }),
+  cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+  /** The payment provider's customer (Stripe cus_…, or the sandbox's). */
+  customerId: text("customer_id"),
+  /** The saved card for off-session charges. */
+  paymentMethodId: text("payment_method_id"),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
+  cardExpMonth: integer("card_exp_month"),
+  cardExpYear: integer("card_exp_year"),
+  autoReloadEnabled: boolean("auto_reload_enabled").notNull().default(false),
+  autoReloadAmountMicros: bigint("auto_reload_amount_micros", { mode: "number" }).notNull().default(0),
+  autoReloadThresholdMicros: bigint("auto_reload_threshold_micros", { mode: "number" }).notNull().default(0),
+  autoReloadMonthlyCapMicros: bigint("auto_reload_monthly_cap_micros", { mode: "number" }),
+  /** ok | needs_action (the card asked for authentication: never retried off-session) | disabled (three failures) */
+  autoReloadStatus: text("auto_reload_status").notNull().default("ok"),
+  autoReloadFailures: integer("auto_reload_failures").notNull().default(0),
+  autoReloadLastError: text("auto_reload_last_error"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Money asked of the payment provider: a Checkout top-up or an off-session auto-reload. Credited once:
+ * the status moves pending -> paid in the same transaction as the ledger credit (reference top-up:<id>).
+ */
+export const topUps = pgTable(
+  "top_ups",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** checkout | auto_reload */
+    kind: text("kind").notNull(),
+    amountMicros: bigint("amount_micros", { mode: "number" }).notNull(),
+    /** pending | paid | expired | failed */
+    status: text("status").notNull().default("pending"),
+    saveCard: boolean("save_card").notNull().default(false),
+    /** Checkout Session id (cs_…) for checkout top-ups. */
+    sessionId: text("session_id").unique("top_ups_session_unique"),
+    /** PaymentIntent id (pi_…), once known. */
+    paymentIntentId: text("payment_intent_id").unique("top_ups_payment_intent_unique"),
+    receiptUrl: text("receipt_url"),
+    failureCode: text("failure_code"),
+    failureMessage: text("failure_message"),
+    refundedMicros: bigint("refunded_micros", { mode: "number" }).notNull().default(0),
+    /** Made by the sandbox payment provider: labelled "Sandbox" wherever a person sees it. */
+    isSandbox: boolean("is_sandbox").notNull().default(false),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    paidAt: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("top_ups_org_created_idx").on(table.orgId, table.createdAt),
+    index("top_ups_pending_idx").on(table.createdAt).where(sql`${table.status} = 'pending'`),
+    // One auto-reload in flight per organisation.
+    uniqueIndex("top_ups_one_reload_in_flight").on(table.orgId).where(sql`${table.kind} = 'auto_reload' and ${table.status} = 'pending'`),
+  ],
+);
+
+/** Spend caps per organisation or per agent, per day or per month (days and months in the organisation's time zone). */
+export const spendCaps = pgTable(
+  "spend_caps",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** organization | agent */
+    scope: text("scope").notNull(),
+    agentId: uuid("agent_id").references(() => agents.id, { onDelete: "cascade" }),
+    /** day | month */
+    period: text("period").notNull(),
+    limitMicros: bigint("limit_micros", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("spend_caps_scope_unique").on(table.orgId, table.period, sql`coalesce(${table.agentId}::text, '')`)],
+);
+
+/**
+ * Usage rolled up per organisation, day (in the organisation's time zone when the call was debited) and
+ * agent, written in the debit's transaction: GET /billing/usage and the spend caps read these, never the calls.
+ * agent_key is the agent's id, or '' for calls without one.
+ */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    agentKey: text("agent_key").notNull(),
+    calls: integer("calls").notNull().default(0),
+    seconds: bigint("seconds", { mode: "number" }).notNull().default(0),
+    costMicros: bigint("cost_micros", { mode: "number" }).notNull().default(0),
+    transportMicros: bigint("transport_micros", { mode: "number" }).notNull().default(0),
+    speechToTextMicros: bigint("speech_to_text_micros", { mode: "number" }).notNull().default(0),
+    llmMicros: bigint("llm_micros", { mode: "number" }).notNull().default(0),
+    textToSpeechMicros: bigint("text_to_speech_micros", { mode: "number" }).notNull().default(0),
+    platformMicros: bigint("platform_micros", { mode: "number" }).notNull().default(0),
+    otherMicros: bigint("other_micros", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.day, table.agentKey] })],
+);
+
+/** Stripe events (Stripe's or the sandbox's) already processed: each event id once. */
+export const stripeEvents = pgTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: createdAt(),
+});
+
+/** Receipts (top-ups) and invoices (subscriptions), with the provider's hosted link or the sandbox's printable one. */
+export const billingDocuments = pgTable(
+  "billing_documents",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** receipt | invoice */
+    kind: text("kind").notNull(),
+    number: text("number").notNull(),
+    amountMicros: bigint("amount_micros", { mode: "number" }).notNull(),
+    description: text("description").notNull(),
+    /** The provider's object (ch_…, in_…): one document per object. */
+    providerId: text("provider_id").unique("billing_documents_provider_unique"),
+    /** Stripe's hosted receipt or invoice; null for the sandbox's (rendered by the console). */
+    url: text("url"),
+    topUpId: uuid("top_up_id"),
+    isSandbox: boolean("is_sandbox").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [index("billing_documents_org_created_idx").on(table.orgId, table.createdAt)],
+);
+
+/**
+ * The sandbox payment provider's own side (what Stripe would hold): its customers, checkout sessions,
+ * payment intents and subscriptions as Stripe-shaped JSON, so that any process (or the same one after a
+ * restart) can answer for them, as sandbox_provider_calls does for calls.
+ */
+export const sandboxStripeObjects = pgTable(
+  "sandbox_stripe_objects",
+  {
+    id: text("id").primaryKey(),
+    /** customer | checkout.session | payment_intent | subscription | invoice | event */
+    object: text("object").notNull(),
+    orgId: text("org_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("sandbox_stripe_objects_org_idx").on(table.orgId, table.object)],
+);
+
+/** Periodic jobs claimed once across processes (retention, reconciliation, grace): a lease per job name. */
+export const jobLeases = pgTable("job_leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+  lastFinishedAt: timestamp("last_finished_at", { withTimezone: true, mode: "date" }),
+});
 
 /** Webhook events already processed: each (call, event) is processed once, however often it arrives. */
 export const webhookEvents = pgTable("webhook_events", {

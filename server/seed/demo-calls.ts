@@ -363,6 +363,8 @@ export type AgentInsert = typeof agents.$inferInsert;
 export type PhoneNumberInsert = typeof phoneNumbers.$inferInsert;
 export type CallInsert = typeof calls.$inferInsert;
 export type LedgerInsert = typeof walletLedger.$inferInsert;
+/** A ledger entry before its balance_after is known (written once the entries are in time order). */
+type LedgerDraft = Omit<LedgerInsert, "balanceAfterMicros">;
 
 export interface DemoData {
   agents: AgentInsert[];
@@ -470,7 +472,7 @@ export function generateDemoData(input: { orgId: string; createdBy: string; now:
   startTimes.sort((a, b) => a - b);
 
   const callRows: CallInsert[] = [];
-  const ledger: LedgerInsert[] = [];
+  const ledger: LedgerDraft[] = [];
   let balance = input.startingCreditMicros;
   ledger.push({ id: rng.uuid(), orgId: input.orgId, amountMicros: input.startingCreditMicros, kind: "starting-credit", description: "Starting credit", createdAt: new Date(start - 3 * DAY) });
   const topUp = (at: number) => {
@@ -568,7 +570,7 @@ export function generateDemoData(input: { orgId: string; createdBy: string; now:
     const debit = `${call.type === "inbound" ? "Inbound call" : call.type === "web" ? "Web call" : "Call"}${call.customerNumber ? ` ${call.type === "inbound" ? "from" : "to"} ${call.customerNumber}` : ""} (${seconds} s)`;
     if (balance - micros < 20_000_000) topUp(endedAtMs - 1000);
     balance -= micros;
-    ledger.push({ id: rng.uuid(), orgId: input.orgId, amountMicros: -micros, kind: "call", callId: call.id, description: debit, createdAt: new Date(endedAtMs) });
+    ledger.push({ id: rng.uuid(), orgId: input.orgId, amountMicros: -micros, kind: "call", callId: call.id, agentId: call.agentId ?? null, description: debit, createdAt: new Date(endedAtMs) });
     const successEvaluation = rubricAnswer(config, conversation.success, rng);
     return {
       ...row,
@@ -591,7 +593,14 @@ export function generateDemoData(input: { orgId: string; createdBy: string; now:
     return { ...call, status: "in-progress", createdAt: call.startedAt, updatedAt: call.startedAt, messages: [] };
   }
 
-  return { agents: agentRows, phoneNumbers: numberRows, calls: callRows, ledger, balanceMicros: balance };
+  // Entries in time order (calls end out of the order they started in), each with the balance after it.
+  ledger.sort((a, b) => a.createdAt!.getTime() - b.createdAt!.getTime());
+  let running = 0;
+  const ledgerRows: LedgerInsert[] = ledger.map((entry) => {
+    running += entry.amountMicros;
+    return { ...entry, balanceAfterMicros: running };
+  });
+  return { agents: agentRows, phoneNumbers: numberRows, calls: callRows, ledger: ledgerRows, balanceMicros: balance };
 }
 
 async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {

@@ -128,7 +128,7 @@ export async function reserveCall(
 }
 
 /** Makes the wallet with its starting credit unless it exists. Call it inside a transaction. */
-async function ensureWallet(tx: Db, orgId: string, policy: WalletPolicy): Promise<void> {
+export async function ensureWallet(tx: Db, orgId: string, policy: WalletPolicy): Promise<void> {
   const made = await tx.insert(wallets).values({ orgId, balanceMicros: policy.startingCreditMicros }).onConflictDoNothing().returning({ orgId: wallets.orgId });
   if (made.length > 0 && policy.startingCreditMicros > 0) {
     await tx.insert(walletLedger).values({
@@ -137,10 +137,61 @@ async function ensureWallet(tx: Db, orgId: string, policy: WalletPolicy): Promis
       amountMicros: policy.startingCreditMicros,
       kind: "starting-credit" satisfies WalletLedgerKind,
       description: "Starting credit",
+      balanceAfterMicros: policy.startingCreditMicros,
+      reference: `starting-credit:${orgId}`,
       // The clock, not the transaction's start (now()): entries made in one transaction keep their order.
       createdAt: new Date(),
     });
   }
+}
+
+/** One ledger entry as appendLedgerEntry takes it: a signed amount and what makes it unique. */
+export interface LedgerEntryInput {
+  orgId: string;
+  /** Micro-dollars: positive credits, negative debits. Never 0. */
+  amountMicros: number;
+  kind: WalletLedgerKind;
+  description: string;
+  callId?: string | null;
+  agentId?: string | null;
+  topUpId?: string | null;
+  /** Unique across the ledger (e.g. `top-up:<id>`): a second entry with it is no entry. */
+  reference?: string | null;
+}
+
+/**
+ * Appends one entry and moves the balance by its amount, in the caller's transaction, under the
+ * wallet's row lock (so balance_after is exact and entries of one organisation take turns). Answers the
+ * balance after it, or null when the entry was there already (its call_id or reference was used): the
+ * balance then does not move. The only way money moves: balance = sum of the ledger, always.
+ */
+export async function appendLedgerEntry(tx: Db, entry: LedgerEntryInput, policy: WalletPolicy): Promise<{ id: string; balanceAfterMicros: number } | null> {
+  if (!Number.isSafeInteger(entry.amountMicros) || entry.amountMicros === 0) throw new Error(`a ledger amount must be a non-zero integer of micro-dollars, not ${entry.amountMicros}`);
+  await ensureWallet(tx, entry.orgId, policy);
+  const [wallet] = await tx.select({ balanceMicros: wallets.balanceMicros }).from(wallets).where(eq(wallets.orgId, entry.orgId)).for("update");
+  const after = wallet!.balanceMicros + entry.amountMicros;
+  const id = randomUUID();
+  const inserted = await tx
+    .insert(walletLedger)
+    .values({
+      id,
+      orgId: entry.orgId,
+      amountMicros: entry.amountMicros,
+      kind: entry.kind,
+      callId: entry.callId ?? null,
+      agentId: entry.agentId ?? null,
+      topUpId: entry.topUpId ?? null,
+      reference: entry.reference ?? null,
+      description: entry.description,
+      balanceAfterMicros: after,
+      createdAt: new Date(),
+    })
+    // wallet_ledger_call_unique / wallet_ledger_reference_unique: a second entry for the same thing is no entry.
+    .onConflictDoNothing()
+    .returning({ id: walletLedger.id });
+  if (inserted.length === 0) return null;
+  await tx.update(wallets).set({ balanceMicros: after, updatedAt: new Date() }).where(eq(wallets.orgId, entry.orgId));
+  return { id, balanceAfterMicros: after };
 }
 
 /**
@@ -149,31 +200,16 @@ async function ensureWallet(tx: Db, orgId: string, policy: WalletPolicy): Promis
  */
 export async function debitCallOnce(
   tx: Db,
-  input: { orgId: string; callId: string; costMicros: number; description: string },
+  input: { orgId: string; callId: string; agentId?: string | null; costMicros: number; description: string },
   policy: WalletPolicy,
 ): Promise<boolean> {
   if (input.costMicros <= 0) return false;
-  await ensureWallet(tx, input.orgId, policy);
-  const entry = await tx
-    .insert(walletLedger)
-    .values({
-      id: randomUUID(),
-      orgId: input.orgId,
-      amountMicros: -input.costMicros,
-      kind: "call" satisfies WalletLedgerKind,
-      callId: input.callId,
-      description: input.description,
-      createdAt: new Date(),
-    })
-    // wallet_ledger_call_unique: a second debit of the same call is no debit.
-    .onConflictDoNothing()
-    .returning({ id: walletLedger.id });
-  if (entry.length === 0) return false;
-  await tx
-    .update(wallets)
-    .set({ balanceMicros: sql`${wallets.balanceMicros} - ${input.costMicros}`, updatedAt: new Date() })
-    .where(eq(wallets.orgId, input.orgId));
-  return true;
+  const entry = await appendLedgerEntry(
+    tx,
+    { orgId: input.orgId, amountMicros: -input.costMicros, kind: "call", callId: input.callId, agentId: input.agentId ?? null, description: input.description },
+    policy,
+  );
+  return entry !== null;
 }
 
 /** GET /wallet/: opens the wallet if needed, then the balance and the latest entries, newest first. */

@@ -234,7 +234,7 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
       eq(calls.id, row.id),
     );
     if (costMicros !== null && costMicros > 0) {
-      await debitCallOnce(tx, { orgId: row.orgId, callId: row.id, costMicros, description: debitDescription(row, durationSeconds) }, ctx.wallet);
+      await debitCallOnce(tx, { orgId: row.orgId, callId: row.id, agentId: row.agentId, costMicros, description: debitDescription(row, durationSeconds) }, ctx.wallet);
     }
     if (ctx.onCallEnded && written) await ctx.onCallEnded(tx, written, "end-of-call-report");
     return "applied";

@@ -754,6 +754,7 @@ export const strings = {
       circuit_breaker: "Paused: too many calls failed in a row",
       agent_missing: "Paused: the agent is missing",
       number_missing: "Paused: the caller number is missing",
+      spend_cap: "Paused: a spend cap was reached",
     } satisfies Record<PauseCode, string>,
     retryOutcomes: { busy: "Busy", "no-answer": "No answer", voicemail: "Voicemail", failed: "Failed" } satisfies Record<RetryOutcome, string>,
     weekdays: { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" } satisfies Record<Weekday, string>,

@@ -98,6 +98,8 @@ export function testConfig(env: Env = {}): AppConfig {
     SEED_DEMO: "false",
     PUBLIC_URL: "http://localhost:3000",
     CONSOLE_DIR: "/nonexistent/console",
+    // Tests of other features run without plan limits (as a self-hosted install does); plan tests set DEFAULT_PLAN themselves.
+    DEFAULT_PLAN: "enterprise",
     ...env,
   });
 }
