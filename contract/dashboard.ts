@@ -4,6 +4,7 @@ import { CALL_OUTCOMES } from "./call-outcome";
 import { campaignCountsSchema } from "./campaign";
 import { DASHBOARD_MAX_DAYS } from "./dashboard-paths";
 import { timeZoneSchema } from "./time-zone";
+import { PLAN_IDS, PLAN_LIMIT_KEYS, SUBSCRIPTION_STATUSES } from "./plans";
 
 export * from "./dashboard-paths";
 
@@ -145,7 +146,20 @@ export const dashboardSchema = z.object({
     held: z.number(),
     /** balance − held. */
     available: z.number(),
+    // Issue 15 (the wallet card): spend this month in the organisation's zone, auto-reload, and whether the balance is low.
+    month_to_date: z.number().optional(),
+    auto_reload_enabled: z.boolean().optional(),
+    low_balance: z.boolean().optional(),
   }),
+  /** Issue 15 (the plan-usage card): the plan, its status and the usage against each limit (null limit: none). */
+  plan: z
+    .object({
+      id: z.enum(PLAN_IDS),
+      name: z.string(),
+      status: z.enum(SUBSCRIPTION_STATUSES),
+      usage: z.array(z.object({ limit: z.enum(PLAN_LIMIT_KEYS), used: z.number().int(), allowed: z.number().int().nullable() })),
+    })
+    .optional(),
   /** Whether the organisation has any agent and any call at all (the first-run state). */
   setup: z.object({ agents: z.number().int(), calls_ever: z.boolean() }),
   campaigns: z.object({ running: z.number().int(), items: z.array(dashboardCampaignSchema) }),
