@@ -18,6 +18,24 @@ describe("the calendar's states", () => {
     expect(screen.queryByRole("status", { name: "Loading the calendar" })).toBeNull();
   });
 
+  it("while the period's appointments load, says so over the calendar and clears it when they arrive", async () => {
+    const fetch = installFetchFake();
+    const server = serveCalendar(fetch);
+    let answer: (response: Response) => void = () => undefined;
+    fetch.on("GET", "/api/appointment/", (request) =>
+      request.query.get("limit") === "1"
+        ? json({ data: server.appointments.slice(0, 1), total: 1, page: 1, limit: 1 })
+        : new Promise<Response>((resolve) => (answer = resolve)),
+    );
+    renderConsole({ path: WEEK_PATH, fetch });
+    await findScreen("Calendar");
+    // Past the first load of the calendar's rules (its own skeleton), the note sits over the calendar itself.
+    await waitFor(() => expect(screen.getByRole("status", { name: "Loading the calendar" }).closest(".cal-screen__calendar")).not.toBeNull());
+    answer(json({ data: server.appointments, total: server.appointments.length, page: 1, limit: 1000 }));
+    expect(await screen.findByLabelText(/^Consultation, /)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("status", { name: "Loading the calendar" })).toBeNull());
+  });
+
   it("with no appointment at all, says how agents book and how to add one", async () => {
     const fetch = installFetchFake();
     serveCalendar(fetch, { appointments: [] });

@@ -1,5 +1,5 @@
 import { useCalendarController } from "@fullcalendar/react";
-import { Alert, Button, Skeleton, Typography } from "antd";
+import { Alert, Button, Skeleton, Spin, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { Appointment } from "../../../../contract/calendar";
 import type { AppointmentDraft } from "../../../components/calendar/appointment-create-drawer";
@@ -138,6 +138,11 @@ export default function CalendarPage() {
           {hasAny === false && !filtered && <CalendarEmpty canCreate={permissions.canCreate} onCreate={() => openCreate()} />}
           {periodEmpty && filtered && <Typography.Paragraph className="cal-screen__none">{text.empty.noneMatching}</Typography.Paragraph>}
           <div className="cal-screen__calendar" aria-busy={list.query.isFetching || free.query.isFetching}>
+            {(list.query.isFetching || free.query.isFetching) && (
+              <div className="cal-screen__busy" role="status" aria-label={text.loading}>
+                <Spin size="small" /> {text.loading}
+              </div>
+            )}
             <CalendarView
               controller={controller}
               initialView={initialView}
