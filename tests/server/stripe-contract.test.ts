@@ -189,6 +189,11 @@ describe("createStripePayments against the stand-in", () => {
     fake.failPaymentIntents("insufficient_funds");
     const poor = await payments.chargeOffSession({ topUpId: randomUUID(), orgId: ORG, customerId: "cus_x", paymentMethodId: "pm_poor", amountCents: 2000 });
     expect(poor).toMatchObject({ status: "failed", code: "insufficient_funds", message: "Your card has insufficient funds." });
+
+    // A PaymentIntent answered (not thrown) in requires_action is the same as authentication_required.
+    fake.nextPaymentIntentStatus("requires_action");
+    const pending = await payments.chargeOffSession({ topUpId: randomUUID(), orgId: ORG, customerId: "cus_x", paymentMethodId: "pm_3ds", amountCents: 2000 });
+    expect(pending).toMatchObject({ status: "requires_action", code: "authentication_required", paymentIntentId: expect.stringMatching(/^pi_/) });
   });
 
   it("other errors throw (a wrong key is not a decline)", async () => {
@@ -262,8 +267,11 @@ describe("createStripePayments against the stand-in", () => {
     let answer: { url: string } | undefined;
     const request = only(await captured(async () => (answer = await payments.createPortalSession({ customerId: "cus_x", returnUrl: "https://voice.example.com/billing" }))));
     expect(answer!.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
-    expect(request).toMatchObject({ method: "POST", path: "/v1/billing_portal/sessions", idempotencyKey: expect.stringMatching(/^portal-cus_x-\d+$/) });
+    expect(request).toMatchObject({ method: "POST", path: "/v1/billing_portal/sessions", idempotencyKey: expect.stringMatching(/^portal-cus_x-\d+-[0-9a-f]{12}$/) });
     expect(request.body).toEqual({ customer: "cus_x", return_url: "https://voice.example.com/billing" });
+    // Another return address (the plan page's portal) within the same minute is another key, not Stripe's idempotency error.
+    const other = only(await captured(() => payments.createPortalSession({ customerId: "cus_x", returnUrl: "https://voice.example.com/subscription" })));
+    expect(other.idempotencyKey).not.toBe(request.idempotencyKey);
   });
 
   it("every POST/DELETE made above is an operation of Stripe's document, valid with no unknown parameter, and keyed by our ids", () => {

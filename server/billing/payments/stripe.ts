@@ -30,10 +30,11 @@
  * - cancelSubscription: POST /v1/subscriptions/{id} {cancel_at_period_end true} (key
  *   `cancel-<subId>-<nonce>`), or DELETE /v1/subscriptions/{id} (key `cancel-now-<subId>-<nonce>`).
  * - createPortalSession: POST /v1/billing_portal/sessions {customer, return_url}; key
- *   `portal-<customerId>-<minute>` (a double click within the minute gets the same session).
+ *   `portal-<customerId>-<minute>-<hash of return_url>` (a double click within the minute gets the same session).
  * - verifyWebhook: stripe.webhooks.constructEvent with STRIPE_WEBHOOK_SECRET, tolerance 300 s; any
  *   failure throws WebhookSignatureError.
  */
+import { createHash } from "node:crypto";
 import Stripe from "stripe";
 import type { StripeConfig } from "../../config";
 import { PLANS, type SelfServePlanId } from "../../../contract/plans";
@@ -266,10 +267,12 @@ export function createStripePayments(config: StripeConfig, log?: StripeLog): Pay
     },
 
     async createPortalSession({ customerId, returnUrl }) {
+      // No row of ours: the customer, the minute and where it returns to (Stripe refuses a key reused with other parameters).
       const minute = Math.floor(Date.now() / 60_000);
+      const returnTo = createHash("sha256").update(returnUrl).digest("hex").slice(0, 12);
       const session = await stripe.billingPortal.sessions.create(
         { customer: customerId, return_url: returnUrl },
-        { idempotencyKey: `portal-${customerId}-${minute}` },
+        { idempotencyKey: `portal-${customerId}-${minute}-${returnTo}` },
       );
       return { url: session.url };
     },

@@ -89,6 +89,8 @@ export interface FakeStripe {
   subscriptions: Map<string, Record<string, unknown>>;
   /** The next `times` (default 1) POST /v1/payment_intents answer this card error (402). */
   failPaymentIntents(code: StripeCardErrorCode, times?: number): void;
+  /** The next POST /v1/payment_intents answers 200 with a PaymentIntent left in this status (e.g. requires_action). */
+  nextPaymentIntentStatus(status: string): void;
   /** Marks a checkout session paid and complete with a saved Visa card and a charge with a receipt. */
   completeCheckout(sessionId: string): void;
   /** Adds a subscription (as checkout would have made it) with one item on `priceId`. */
@@ -129,6 +131,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const subscriptions = new Map<string, Record<string, unknown>>();
   const replays = new Map<string, { status: number; body: unknown }>();
   let cardError: { code: StripeCardErrorCode; times: number } | null = null;
+  let nextStatus: string | null = null;
 
   const makeCard = (customer: string | null) => {
     const pm: Record<string, unknown> = { ...fixture("payment_method"), id: id("pm"), customer, type: "card" };
@@ -251,8 +254,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         customer: body.customer ?? null,
         payment_method: body.payment_method ?? null,
         metadata: body.metadata ?? {},
-        status: "succeeded",
+        status: nextStatus ?? "succeeded",
       });
+      if (nextStatus && nextStatus !== "succeeded") {
+        nextStatus = null;
+        return { status: 200, body: intent };
+      }
       intent.latest_charge = makeCharge(intent).id;
       paymentIntents.set(intent.id as string, intent);
       return { status: 200, body: expand(intent, expandList(body.expand)) };
@@ -355,6 +362,9 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     checkoutSessions,
     paymentIntents,
     subscriptions,
+    nextPaymentIntentStatus(status) {
+      nextStatus = status;
+    },
     failPaymentIntents(code, times = 1) {
       cardError = { code, times };
     },
@@ -385,6 +395,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     reset() {
       requests.length = 0;
       cardError = null;
+      nextStatus = null;
     },
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
