@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStripePayments, stripeHostOptions } from "../../server/billing/payments/stripe";
+import { createStripePayments, planOfStripeSubscription, stripeHostOptions } from "../../server/billing/payments/stripe";
 import type { PaymentProvider } from "../../server/billing/payments/types";
 import type { StripeConfig } from "../../server/config";
 import { decodeStripeForm, readStripeVendorFile, startFakeStripe, STRIPE_VENDOR_DIR, type FakeStripe, type StripeRecordedRequest } from "./fakes/stripe";
@@ -249,6 +249,26 @@ describe("createStripePayments against the stand-in", () => {
     const priced = createStripePayments(config(fake, { starter: "price_starter", pro: "price_pro" }));
     const withPrice = await captured(() => priced.updateSubscription({ subscriptionId: subscription.id as string, plan: "starter", nonce }));
     expect(withPrice[1]!.body.items).toEqual([{ id: itemId, price: "price_starter" }]);
+  });
+
+  it("reads the plan of a subscription: configured price id, else metadata.plan, else the monthly amount", async () => {
+    const prices = { starter: "price_starter", pro: "price_pro" };
+    const subscription = fake.addSubscription({ customerId: "cus_x", priceId: "price_pro" });
+    expect(planOfStripeSubscription({ prices }, subscription)).toBe("pro");
+    // Changed in the portal to the Starter price, metadata still says pro: the price wins.
+    const moved = structuredClone(subscription);
+    (moved.items as { data: { price: { id: string } }[] }).data[0]!.price.id = "price_starter";
+    moved.metadata = { plan: "pro" };
+    expect(planOfStripeSubscription({ prices }, moved)).toBe("starter");
+    // Without configured prices: what updateSubscription wrote, then the amount.
+    await payments.updateSubscription({ subscriptionId: subscription.id as string, plan: "starter", nonce: randomUUID() });
+    const updated = fake.subscriptions.get(subscription.id as string)!;
+    expect(planOfStripeSubscription({ prices: { starter: null, pro: null } }, updated)).toBe("starter");
+    const bare = structuredClone(updated);
+    bare.metadata = {};
+    expect(planOfStripeSubscription({ prices: { starter: null, pro: null } }, bare)).toBe("starter");
+    (bare.items as { data: { price: { unit_amount: number } }[] }).data[0]!.price.unit_amount = 1234;
+    expect(planOfStripeSubscription({ prices: { starter: null, pro: null } }, bare)).toBeNull();
   });
 
   it("cancels at period end (POST) or at once (DELETE)", async () => {

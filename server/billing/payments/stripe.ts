@@ -33,11 +33,13 @@
  *   `portal-<customerId>-<minute>-<hash of return_url>` (a double click within the minute gets the same session).
  * - verifyWebhook: stripe.webhooks.constructEvent with STRIPE_WEBHOOK_SECRET, tolerance 300 s; any
  *   failure throws WebhookSignatureError.
+ *
+ * planOfStripeSubscription reads the plan back from a subscription object (for the subscription events).
  */
 import { createHash } from "node:crypto";
 import Stripe from "stripe";
 import type { StripeConfig } from "../../config";
-import { PLANS, type SelfServePlanId } from "../../../contract/plans";
+import { PLANS, SELF_SERVE_PLANS, type SelfServePlanId } from "../../../contract/plans";
 import type { CardOnFile, OffSessionResult, PaymentEvent, PaymentProvider } from "./types";
 import { WebhookSignatureError } from "./webhook-error";
 
@@ -89,6 +91,24 @@ function planCents(plan: SelfServePlanId): number {
   const usd = PLANS[plan].price_usd_monthly;
   if (usd === null) throw new Error(`plan ${plan} has no monthly price`);
   return Math.round(usd * 100);
+}
+
+/**
+ * The self-serve plan a Stripe subscription object (an event's data.object) is on: its item's price id
+ * when it is a configured STRIPE_PRICE_*, else metadata.plan (what Checkout and updateSubscription set),
+ * else its item's monthly unit_amount matched against the plans' prices; null when none says. A plan
+ * changed in the customer portal only changes the price, so configure the price ids in production.
+ */
+export function planOfStripeSubscription(config: Pick<StripeConfig, "prices">, subscription: Record<string, unknown>): SelfServePlanId | null {
+  const items = (subscription.items as { data?: { price?: { id?: unknown; unit_amount?: unknown } }[] } | undefined)?.data ?? [];
+  const price = items[0]?.price;
+  for (const plan of SELF_SERVE_PLANS) {
+    if (price?.id && config.prices[plan] === price.id) return plan;
+  }
+  const metadataPlan = (subscription.metadata as Record<string, unknown> | undefined)?.plan;
+  if (typeof metadataPlan === "string" && (SELF_SERVE_PLANS as readonly string[]).includes(metadataPlan)) return metadataPlan as SelfServePlanId;
+  if (typeof price?.unit_amount === "number") return SELF_SERVE_PLANS.find((plan) => planCents(plan) === price.unit_amount) ?? null;
+  return null;
 }
 
 export function createStripePayments(config: StripeConfig, log?: StripeLog): PaymentProvider {
