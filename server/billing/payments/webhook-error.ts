@@ -1,0 +1,2 @@
+/** A webhook delivery whose signature does not verify (forged, stale, or body changed): answered 400, never processed. */
+export class WebhookSignatureError extends Error {}
