@@ -53,6 +53,7 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
   const [search, setSearch] = useState(get("q") ?? "");
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [refundError, setRefundError] = useState<string | null>(null);
   const { result, query } = useList<LedgerEntry, ApiError>({
     resource: "billing-ledger",
     pagination: { currentPage: page, pageSize: LEDGER_PAGE_SIZE },
@@ -139,6 +140,7 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
         </Button>
       </Space>
       {exportError && <Alert type="error" showIcon message={text.exportFailed} description={exportError} />}
+      {refundError && <Alert type="error" showIcon closable onClose={() => setRefundError(null)} message={refundError} />}
       <ListLoadError query={query} title={text.loadFailed} retryLabel={billingText.retry} />
       <Table<LedgerEntry>
         rowKey="id"
@@ -185,8 +187,13 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
                   <Popconfirm
                     title={text.refundConfirm}
                     onConfirm={async () => {
-                      await actions.refund(entry.top_up_id!);
-                      refresh();
+                      setRefundError(null);
+                      try {
+                        await actions.refund(entry.top_up_id!);
+                        refresh();
+                      } catch (cause) {
+                        setRefundError((cause as ApiError).message);
+                      }
                     }}
                   >
                     <Button size="small">{text.refund}</Button>
