@@ -55,11 +55,10 @@ export default function BillingDocumentPage() {
             <Descriptions.Item label={text.date}>{formatInstant(document_.created_at)}</Descriptions.Item>
           </Descriptions>
           <Table
-            rowKey={(_, index) => String(index)}
             pagination={false}
             size="small"
             style={{ marginTop: 16 }}
-            dataSource={document_.lines}
+            dataSource={document_.lines.map((line, index) => ({ ...line, key: index }))}
             columns={[
               { title: text.line, dataIndex: "description" },
               { title: text.amount, dataIndex: "amount_usd", align: "right", render: (value: number) => formatUsd(value) },
