@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { billingText as text } from "../../src/components/billing/strings";
-import { browserNavigation } from "../../src/components/billing/use-billing";
+import { browserNavigation, TOP_UP_POLL_MS } from "../../src/components/billing/use-billing";
 import { billingSummary, CHECKOUT_ID, checkout, TOP_UP_ID, topUp } from "./billing-fixtures";
 import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs } from "./test-utils";
 
@@ -78,6 +78,27 @@ describe("Billing: Overview", () => {
     await user.click(within(topUpCard).getByRole("button", { name: "Add $12.50" }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith("https://checkout.stripe.com/c/pay/cs_test_1"));
     expect(fetch.to("POST", "/api/billing/top-up")[0]!.body).toEqual({ amount_usd: 12.5, save_card: false });
+  });
+
+  it("back from the checkout: asks for the top-up again while it is pending, then shows it paid and the refreshed balance", async () => {
+    TOP_UP_POLL_MS.value = 50;
+    const fetch = installFetchFake();
+    let asked = 0;
+    fetch.on("GET", "/api/billing/", () => json({ data: billingSummary({ balance_usd: asked >= 3 ? 62.5 : 12.5 }) }));
+    fetch.on("GET", `/api/billing/top-up/${TOP_UP_ID}`, () => {
+      asked += 1;
+      return json({ data: topUp({ status: asked >= 3 ? "paid" : "pending" }) });
+    });
+    try {
+      renderConsole({ path: `/billing?top_up=${TOP_UP_ID}`, fetch });
+      expect(await screen.findByText(text.topUp.pending)).toBeInTheDocument();
+      expect(await screen.findByText(text.topUp.paid("$50.00"))).toBeInTheDocument();
+      expect(await screen.findByText(text.topUp.newBalance("$62.50"))).toBeInTheDocument();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(asked).toBe(3);
+    } finally {
+      TOP_UP_POLL_MS.value = 2_000;
+    }
   });
 
   it("a declined top-up coming back says so", async () => {

@@ -28,7 +28,13 @@ export function useRefreshBilling() {
   const client = useQueryClient();
   const invalidate = useInvalidate();
   return useCallback(() => {
-    void client.invalidateQueries({ predicate: (query) => JSON.stringify(query.queryKey).includes("/billing") });
+    // The figures, not a top-up's or a checkout's own state (a finished one does not change).
+    void client.invalidateQueries({
+      predicate: (query) => {
+        const key = JSON.stringify(query.queryKey);
+        return key.includes("/billing") && !key.includes("/billing/top-up/") && !key.includes("/billing/sandbox/");
+      },
+    });
     void invalidate({ resource: "billing-ledger", invalidates: ["list"] });
   }, [client, invalidate]);
 }
@@ -40,7 +46,9 @@ export function useTopUpStatus(id: string | undefined) {
     method: "get",
     queryOptions: {
       enabled: Boolean(id),
-      refetchInterval: (current) => ((current.state.data?.data as { data?: TopUp } | undefined)?.data?.status === "pending" ? TOP_UP_POLL_MS.value : false),
+      // While pending, for at most TOP_UP_POLL_MAX answers (the checkout expires by itself; the page can be reloaded).
+      refetchInterval: (current) =>
+        (current.state.data?.data as { data?: TopUp } | undefined)?.data?.status === "pending" && current.state.dataUpdateCount < TOP_UP_POLL_MAX ? TOP_UP_POLL_MS.value : false,
     },
     errorNotification: false,
   });
@@ -49,6 +57,7 @@ export function useTopUpStatus(id: string | undefined) {
 
 /** How often a pending top-up is asked again (tests shorten it). */
 export const TOP_UP_POLL_MS = { value: 2_000 };
+const TOP_UP_POLL_MAX = 150;
 
 /** The screen's writes; each answers the `data` of the server's answer. */
 export function useBillingActions() {
