@@ -77,4 +77,22 @@ describe("Billing: Usage", () => {
     expect(query.get("startDate")).toBe(expected.startDate);
     expect(query.get("endDate")).toBe(expected.endDate);
   });
+
+  it("says when the period has no usage, and when usage fails to load", async () => {
+    const fetch = serve();
+    const empty = usage();
+    empty.totals = { ...empty.totals, cost_usd: 0, calls: 0, seconds: 0, minutes: 0, avg_cost_per_minute_usd: null };
+    empty.days = empty.days.map((day) => ({ ...day, cost_usd: 0, calls: 0 }));
+    empty.agents = [];
+    let fail = false;
+    fetch.on("GET", "/api/billing/usage", () => (fail ? json({ detail: "Usage is down", code: "internal_error" }, 500) : json({ data: empty })));
+    const first = renderConsole({ path: "/billing?tab=usage&from=2026-03-01&to=2026-03-03", fetch });
+    expect(await screen.findByText(text.usage.empty)).toBeInTheDocument();
+    expect(screen.queryByRole("img", { name: text.usage.perDay })).not.toBeInTheDocument();
+    first.unmount();
+    fail = true;
+    renderConsole({ path: "/billing?tab=usage&from=2026-02-01&to=2026-02-03", fetch });
+    expect(await screen.findByText(text.usage.loadFailed)).toBeInTheDocument();
+    expect(screen.getByText("Usage is down")).toBeInTheDocument();
+  });
 });
