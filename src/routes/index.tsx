@@ -17,6 +17,7 @@ const CampaignCreatePage = lazy(() => import("./campaigns/create"));
 const CampaignEditPage = lazy(() => import("./campaigns/edit"));
 const CampaignCallsPage = lazy(() => import("./campaigns/calls"));
 const BillingPage = lazy(() => import("./billing"));
+const BillingDocumentPage = lazy(() => import("./billing/document"));
 const SubscriptionsPage = lazy(() => import("./subscriptions"));
 const CalendarPage = lazy(() => import("./calendar/list"));
 const CalendarPermissionPage = lazy(() => import("./calendar/permission"));
@@ -55,6 +56,7 @@ export function ConsoleRoutes() {
         <Route path="campaigns/edit/:id" element={<CampaignEditPage />} />
         <Route path="campaigns/:id/calls" element={<CampaignCallsPage />} />
         <Route path="billing" element={<BillingPage />} />
+        <Route path="billing/documents/:id" element={<BillingDocumentPage />} />
         <Route path="subscriptions" element={<SubscriptionsPage />} />
         <Route path="calendar" element={<CalendarPage />} />
         <Route path="calendar-permission" element={<CalendarPermissionPage />} />

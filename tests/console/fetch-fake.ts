@@ -1,6 +1,7 @@
 /** A fetch fake: answers only what a test says it may, and fails the test on anything else. */
 import { afterEach, expect, vi } from "vitest";
 import type { Dashboard } from "../../contract/dashboard";
+import { billingSummary } from "./billing-fixtures";
 
 export interface RecordedRequest {
   method: string;
@@ -96,6 +97,8 @@ export function installFetchFake(): FetchFake {
   const fake = new FetchFake();
   fake.fallback("GET", "/api/dashboard/", () => json({ data: emptyOrganizationDashboard() }));
   fake.fallback("GET", "/api/organization/settings", () => json({ data: { timezone: "UTC" } }));
+  // Tests of the shell and the session open /billing: its summary, unless the test routes it itself.
+  fake.fallback("GET", "/api/billing/", () => json({ data: billingSummary() }));
   activeFake = fake;
   vi.stubGlobal("fetch", fake.fetch);
   return fake;

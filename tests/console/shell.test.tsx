@@ -148,7 +148,6 @@ describe("the screens inside the shell", () => {
 
   const SCREENS = [
     ["/orders", "Orders"],
-    ["/billing", "Billing"],
     ["/subscriptions", "Subscriptions"],
   ] as const;
 

@@ -52,6 +52,8 @@ export const resourceRoutes: Record<string, ResourceRoutes> = {
   campaign: { ...crud("/campaign"), listQuery: (params) => ({ ...paging(params), ...campaignListFilterQuery(params.filters) }) },
   // DELETE /appointment/{id} cancels it (the record stays, status cancelled).
   appointment: { ...crud("/appointment"), listQuery: (params) => ({ ...paging(params), ...appointmentListFilterQuery(params.filters) }) },
+  // The wallet's ledger (contract/billing.ts ledgerQuerySchema); read only.
+  "billing-ledger": { list: "/billing/ledger", listQuery: (params) => ({ ...paging(params), ...ledgerFilterQuery(params.filters) }) },
 };
 
 function pad(value: number): string {
@@ -164,6 +166,21 @@ export function appointmentListFilterQuery(filters: CrudFilter[] | undefined): R
     if (filter.field === "startDate" || filter.field === "endDate") {
       query[filter.field] = formatCalendarDate(filter.value);
     } else if ((APPOINTMENT_VALUE_FILTERS as readonly string[]).includes(filter.field)) {
+      query[filter.field] = valueFilter(filter.value);
+    }
+  }
+  return query;
+}
+
+/** The ledger's filters (contract/billing.ts ledgerQuerySchema), each only with a value; also the export's query. */
+export const LEDGER_VALUE_FILTERS = ["kind", "agentId", "q", "minAmount", "maxAmount"] as const;
+
+export function ledgerFilterQuery(filters: CrudFilter[] | undefined): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const filter of logicalFilters(filters)) {
+    if (filter.field === "startDate" || filter.field === "endDate") {
+      query[filter.field] = formatCalendarDate(filter.value);
+    } else if ((LEDGER_VALUE_FILTERS as readonly string[]).includes(filter.field)) {
       query[filter.field] = valueFilter(filter.value);
     }
   }
