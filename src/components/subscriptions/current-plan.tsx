@@ -63,7 +63,9 @@ export function CurrentPlan({
             {subscription.status !== "past_due" && !subscription.cancel_at_period_end && subscription.current_period_end && plan.price_usd_monthly !== 0 && (
               <Typography.Text type="secondary">{text.current.renews(formatDay(subscription.current_period_end))}</Typography.Text>
             )}
-            <div>{canChange || !permissionKnown ? manage : <Tooltip title={text.actions.membersCannotBilling}>{manage}</Tooltip>}</div>
+            <div>{canChange || !permissionKnown ? manage : <Tooltip title={text.actions.membersCannotBilling}>
+                <span style={{ display: "inline-block", cursor: "not-allowed" }}>{manage}</span>
+              </Tooltip>}</div>
           </Space>
         </Card>
       </Col>

@@ -53,7 +53,14 @@ function PlanButton({ current, plan, canChange, permissionKnown, onChoose }: { c
       {label}
     </Button>
   );
-  return canChange || !permissionKnown ? button : <Tooltip title={text.actions.membersCannot}>{button}</Tooltip>;
+  // A disabled button gets no pointer events: the tooltip hangs on a wrapper.
+  return canChange || !permissionKnown ? (
+    button
+  ) : (
+    <Tooltip title={text.actions.membersCannot}>
+      <span style={{ display: "block", cursor: "not-allowed" }}>{button}</span>
+    </Tooltip>
+  );
 }
 
 const limitFigure = (value: number | null) => (value === null ? text.table.unlimited : formatCount(value));
