@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PLAN_LIMIT_LABELS, PLANS, SALES_EMAIL } from "../../contract/plans";
 import { subscriptionText as text } from "../../src/components/subscriptions/strings";
 import { browserNavigation } from "../../src/components/subscriptions/use-subscription";
-import { makeSubscription, serveSubscription } from "./subscriptions-fixtures";
+import { leaveBillingScreenAlone, makeSubscription, serveSubscription } from "./subscriptions-fixtures";
 import { findDialog, findScreen, installFetchFake, renderConsole, signedInAs, waitForPath } from "./test-utils";
 
 async function open(options: Parameters<typeof serveSubscription>[1] & { role?: "org:admin" | "org:member"; path?: string } = {}) {
@@ -86,7 +86,7 @@ describe("Subscriptions: the plan comparison", () => {
 
   it("the sandbox's checkout url is a console path: it opens Billing in the app", async () => {
     const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => undefined);
-    const { user, pathname } = await open({ subscription: makeSubscription("free", { payments: "sandbox" }), changeUrl: "/billing?checkout=sbx_cs_1" });
+    const { user, pathname, fetch } = await open({ subscription: makeSubscription("free", { payments: "sandbox" }), changeUrl: "/billing?checkout=sbx_cs_1" });
     expect(within(await waitFor(currentCard)).getByText("Sandbox")).toBeInTheDocument();
     await user.click(await screen.findByRole("button", { name: "Upgrade to Starter" }));
     const dialog = await findDialog("Change to Starter");
@@ -94,6 +94,7 @@ describe("Subscriptions: the plan comparison", () => {
     await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
     await waitForPath(pathname, "/billing");
     expect(assign).not.toHaveBeenCalled();
+    await leaveBillingScreenAlone(fetch);
   });
 
   it("a change applied at once shows the new plan", async () => {
@@ -153,12 +154,13 @@ describe("Subscriptions: the current plan", () => {
   });
 
   it("the sandbox's portal is a small dialog saying what the portal manages, with a way to Billing", async () => {
-    const { user, pathname } = await open({ subscription: makeSubscription("starter", { payments: "sandbox" }), portalUrl: "/subscriptions?portal=sandbox" });
+    const { user, pathname, fetch } = await open({ subscription: makeSubscription("starter", { payments: "sandbox" }), portalUrl: "/subscriptions?portal=sandbox" });
     await user.click(await screen.findByRole("button", { name: "Manage billing" }));
     const dialog = await findDialog(text.portal.title);
     expect(within(dialog).getByText("see and download invoices and receipts")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("link", { name: "Open Billing" }));
     await waitForPath(pathname, "/billing");
+    await leaveBillingScreenAlone(fetch);
   });
 
   it("says when the subscription could not be loaded, with the server's detail, and tries again", async () => {
@@ -186,7 +188,7 @@ describe("Subscriptions for a member", () => {
     expect(await screen.findByText(text.actions.membersCannot)).toBeInTheDocument();
     await user.hover(screen.getByRole("button", { name: "Manage billing" }).parentElement!);
     expect(await screen.findByText(text.actions.membersCannotBilling)).toBeInTheDocument();
-    await user.click(upgrade, { pointerEventsCheck: 0 });
+    await user.click(upgrade);
     expect(fetch.to("GET", "/api/subscription/preview")).toHaveLength(0);
     expect(fetch.to("POST", "/api/subscription/change")).toHaveLength(0);
     expect(PLANS.starter.name).toBe("Starter");
