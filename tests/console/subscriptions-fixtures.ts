@@ -72,6 +72,6 @@ export function serveSubscription(
  */
 export async function leaveBillingScreenAlone(fetch: FetchFake) {
   await new Promise((resolve) => setTimeout(resolve, 50));
-  const others = fetch.unhandled.filter((request) => !/^[A-Z]+ \/api\/(billing|wallet|subscription)\b/.test(request));
+  const others = fetch.unhandled.filter((request) => !/^[A-Z]+ \/api\/(billing|wallet)\b/.test(request));
   fetch.unhandled.splice(0, fetch.unhandled.length, ...others);
 }
