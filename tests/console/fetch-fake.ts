@@ -1,6 +1,8 @@
 /** A fetch fake: answers only what a test says it may, and fails the test on anything else. */
 import { afterEach, expect, vi } from "vitest";
 import type { Dashboard } from "../../contract/dashboard";
+import { PLANS } from "../../contract/plans";
+import type { Subscription } from "../../contract/subscription";
 
 export interface RecordedRequest {
   method: string;
@@ -85,6 +87,22 @@ function emptyOrganizationDashboard(): Dashboard {
   };
 }
 
+/** An organisation on the Free plan, nothing over its limits (the /subscriptions screen's answer). */
+function freeSubscription(): Subscription {
+  return {
+    plan: PLANS.free,
+    status: "active",
+    limits: PLANS.free.limits,
+    usage: { concurrent_calls: 0, agents: 0, phone_numbers: 0, campaign_contacts: 0, seats: 1 },
+    current_period_end: null,
+    cancel_at_period_end: false,
+    past_due_since: null,
+    grace_ends_at: null,
+    payments: "sandbox",
+    over_limits: [],
+  };
+}
+
 let activeFake: FetchFake | null = null;
 
 /**
@@ -96,6 +114,8 @@ export function installFetchFake(): FetchFake {
   const fake = new FetchFake();
   fake.fallback("GET", "/api/dashboard/", () => json({ data: emptyOrganizationDashboard() }));
   fake.fallback("GET", "/api/organization/settings", () => json({ data: { timezone: "UTC" } }));
+  // VIEW PLANS (in the shell) opens /subscriptions, which asks for the subscription.
+  fake.fallback("GET", "/api/subscription/", () => json({ data: freeSubscription() }));
   activeFake = fake;
   vi.stubGlobal("fetch", fake.fetch);
   return fake;

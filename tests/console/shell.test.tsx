@@ -149,7 +149,6 @@ describe("the screens inside the shell", () => {
   const SCREENS = [
     ["/orders", "Orders"],
     ["/billing", "Billing"],
-    ["/subscriptions", "Subscriptions"],
   ] as const;
 
   it.each(SCREENS)("%s shows %s and says it is not built yet, without calling the API", async (path, title) => {
