@@ -4,7 +4,7 @@ import { PLAN_LIMIT_LABELS, PLANS, SALES_EMAIL } from "../../contract/plans";
 import { subscriptionText as text } from "../../src/components/subscriptions/strings";
 import { browserNavigation } from "../../src/components/subscriptions/use-subscription";
 import { leaveBillingScreenAlone, makeSubscription, serveSubscription } from "./subscriptions-fixtures";
-import { findDialog, findScreen, installFetchFake, renderConsole, signedInAs, waitForPath } from "./test-utils";
+import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs, waitForPath } from "./test-utils";
 
 async function open(options: Parameters<typeof serveSubscription>[1] & { role?: "org:admin" | "org:member"; path?: string } = {}) {
   const fetch = installFetchFake();
@@ -172,6 +172,17 @@ describe("Subscriptions: the current plan", () => {
     await user.click(screen.getByRole("button", { name: "Try again" }));
     await waitFor(currentCard);
     expect(fetch.to("GET", "/api/subscription/").length).toBeGreaterThan(before);
+  });
+});
+
+describe("Subscriptions with nothing to show", () => {
+  it("says so while the server has no subscription for the organisation yet", async () => {
+    const fetch = installFetchFake();
+    fetch.on("GET", "/api/subscription/", () => json({ data: null }));
+    renderConsole({ path: "/subscriptions", fetch });
+    await findScreen("Subscriptions");
+    expect(await screen.findByText(text.empty)).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { level: 2, name: text.table.title })).toBeNull();
   });
 });
 

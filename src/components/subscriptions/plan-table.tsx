@@ -118,7 +118,6 @@ export function PlanTable({ current, canChange, permissionKnown, onChoose }: { c
         dataSource={plans}
         pagination={false}
         scroll={{ x: 1100 }}
-        rowClassName={(plan) => (plan.id === current.id ? "subscriptions__current-row" : "")}
         onRow={(plan) => ({ "aria-current": plan.id === current.id ? "true" : undefined }) as HTMLAttributes<HTMLElement>}
       />
     </Card>
