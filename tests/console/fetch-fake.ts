@@ -2,6 +2,8 @@
 import { afterEach, expect, vi } from "vitest";
 import type { Dashboard } from "../../contract/dashboard";
 import { billingSummary } from "./billing-fixtures";
+import { PLANS } from "../../contract/plans";
+import type { Subscription } from "../../contract/subscription";
 
 export interface RecordedRequest {
   method: string;
@@ -86,6 +88,22 @@ function emptyOrganizationDashboard(): Dashboard {
   };
 }
 
+/** An organisation on the Free plan, nothing over its limits (the /subscriptions screen's answer). */
+function freeSubscription(): Subscription {
+  return {
+    plan: PLANS.free,
+    status: "active",
+    limits: PLANS.free.limits,
+    usage: { concurrent_calls: 0, agents: 0, phone_numbers: 0, campaign_contacts: 0, seats: 1 },
+    current_period_end: null,
+    cancel_at_period_end: false,
+    past_due_since: null,
+    grace_ends_at: null,
+    payments: "sandbox",
+    over_limits: [],
+  };
+}
+
 let activeFake: FetchFake | null = null;
 
 /**
@@ -99,6 +117,8 @@ export function installFetchFake(): FetchFake {
   fake.fallback("GET", "/api/organization/settings", () => json({ data: { timezone: "UTC" } }));
   // Tests of the shell and the session open /billing: its summary, unless the test routes it itself.
   fake.fallback("GET", "/api/billing/", () => json({ data: billingSummary() }));
+  // VIEW PLANS (in the shell) opens /subscriptions, which asks for the subscription.
+  fake.fallback("GET", "/api/subscription/", () => json({ data: freeSubscription() }));
   activeFake = fake;
   vi.stubGlobal("fetch", fake.fetch);
   return fake;

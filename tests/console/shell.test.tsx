@@ -148,7 +148,6 @@ describe("the screens inside the shell", () => {
 
   const SCREENS = [
     ["/orders", "Orders"],
-    ["/subscriptions", "Subscriptions"],
   ] as const;
 
   it.each(SCREENS)("%s shows %s and says it is not built yet, without calling the API", async (path, title) => {

@@ -5,6 +5,7 @@ import { strings } from "../../config/strings";
 import type { CallFilterPatch } from "../calls/call-filter-values";
 import { formatDuration } from "../calls/call-format";
 import { formatCount, formatMinutes, formatRate, formatUsd, formatUsdPerMinute, NO_FIGURE } from "./dashboard-format";
+import { WalletExtras } from "./wallet-extras";
 import { pointsChange, relativeChange, type Better, type Change, type Trend } from "./kpi-change";
 
 const text = strings.dashboard;
@@ -120,7 +121,7 @@ export function KpiCards({
           </Link>
         );
       })}
-      <div className="dash-card dash-card--static" data-kpi="wallet">
+      <div className="dash-card dash-card--static" data-kpi="wallet" role="group" aria-label={text.cards.wallet}>
         <span className="dash-card__label">{text.cards.wallet}</span>
         <span className="dash-card__value">{formatUsd(wallet.balance)}</span>
         {wallet.held > 0 ? (
@@ -129,6 +130,7 @@ export function KpiCards({
           </Link>
         ) : null}
         <span className="dash-card__previous">{text.walletAvailable(formatUsd(wallet.available))}</span>
+        <WalletExtras wallet={wallet} />
       </div>
     </section>
   );

@@ -11,6 +11,7 @@ import { formatPeriod } from "../../components/dashboard/dashboard-format";
 import { dashboardQuery, dashboardViewParams, readDashboardView, todayIn, type DashboardView } from "../../components/dashboard/dashboard-period";
 import { FirstRun, isFirstRun } from "../../components/dashboard/first-run";
 import { KpiCards } from "../../components/dashboard/kpi-cards";
+import { PlanUsageCard } from "../../components/dashboard/plan-usage-card";
 import { TimeZoneSetting } from "../../components/dashboard/time-zone-setting";
 import { useDashboard, useOrganizationSettings } from "../../components/dashboard/use-dashboard";
 import "../../components/dashboard/dashboard.css";
@@ -129,6 +130,7 @@ export default function DashboardPage() {
       {dashboard && !firstRun && (
         <div className={query.isPlaceholderData ? "dashboard__body dashboard__body--updating" : "dashboard__body"} aria-busy={query.isFetching}>
           <KpiCards dashboard={dashboard} periodLink={periodLink} callLogsLink={callLogsLink} />
+          <PlanUsageCard plan={dashboard.plan} />
           <CampaignsCard campaigns={campaigns} />
           <AppointmentsCard appointments={dashboard.appointments} zone={dashboard.period.timezone} />
           {noCalls ? (

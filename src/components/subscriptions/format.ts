@@ -1,0 +1,38 @@
+import { PLAN_LIMIT_KEYS, type PlanLimitKey, type PlanLimits } from "../../../contract/plans";
+import type { PlanUsage } from "../../../contract/subscription";
+
+const whole = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+const cents = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
+
+/** "$49", "$12.50". */
+export function formatPrice(usd: number): string {
+  return (Number.isInteger(usd) ? whole : cents).format(usd);
+}
+
+/** "+$150", "−$49". */
+export function formatPriceChange(usd: number): string {
+  return `${usd < 0 ? "\u2212" : "+"}${formatPrice(Math.abs(usd))}`;
+}
+
+export const formatCount = (n: number) => n.toLocaleString("en-US");
+
+/** "2 Dec 2026". */
+export function formatDay(instant: string): string {
+  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" }).format(Date.parse(instant));
+}
+
+/** One limit's usage: `used` null when nothing is "used" of it (retention_days: the plan's own figure). */
+export interface UsageRow {
+  limit: PlanLimitKey;
+  used: number | null;
+  allowed: number | null;
+}
+
+/** The subscription's usage, a row per limit in the contract's order. */
+export function usageRows(limits: PlanLimits, usage: PlanUsage): UsageRow[] {
+  return PLAN_LIMIT_KEYS.map((limit) => ({ limit, used: limit === "retention_days" ? null : usage[limit], allowed: limits[limit] }));
+}
+
+export function isOver(row: UsageRow): boolean {
+  return row.used !== null && row.allowed !== null && row.used > row.allowed;
+}
