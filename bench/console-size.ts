@@ -11,7 +11,7 @@
 // by the build are sent as they are, and counted so.
 //
 // The dashboard is the landing page, so its chunks are part of the shell's figure; they are also
-// reported alone: the scripts a cold /dashboard loads that a cold load of a bare shell screen (/billing,
+// reported alone: the scripts a cold /dashboard loads that a cold load of a bare shell screen (/orders,
 // a placeholder) does not, and among them the charts' lazily imported chunk (dashboard-charts-*.js).
 //
 // The calendar (issue 14) is a lazy screen with a calendar component of its own: its row is what a cold
@@ -145,7 +145,7 @@ export async function measureConsoleJsReport(product: Product, browser: Browser)
     const storageState = await context.storageState();
     const shell = await coldShellScripts(browser, storageState, `${product.baseURL}/dashboard`, "Dashboard");
     rows.push({ page: SHELL_ROW, ...(await sizeOf(shell)), budgetKb: CONSOLE_BUDGETS_KB.shell });
-    const bare = new Set(await coldShellScripts(browser, storageState, `${product.baseURL}/billing`, "Billing"));
+    const bare = new Set(await coldShellScripts(browser, storageState, `${product.baseURL}/orders`, "Orders"));
     const own = shell.filter((url) => !bare.has(url));
     const charts = own.filter((url) => /\/dashboard-charts-[^/]*\.js$/.test(url));
     const ownSize = await sizeOf(own);
@@ -223,6 +223,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     }
     if (row.page === CALENDAR_ROW && calendar.fullCalendar) part("  of which FullCalendar's chunk", 1, calendar.fullCalendar, "(in row)");
   }
-  console.log(`\nThe dashboard's own chunks (loaded by /dashboard, not by the bare shell at /billing): ${dashboard.files.join(", ")}`);
-  console.log(`The calendar's own chunks (loaded by /calendar, not by /billing; FullCalendar in ${calendar.fullCalendar?.file ?? "none"}): ${calendar.files.join(", ")}`);
+  console.log(`\nThe dashboard's own chunks (loaded by /dashboard, not by the bare shell at /orders): ${dashboard.files.join(", ")}`);
+  console.log(`The calendar's own chunks (loaded by /calendar, not by /orders; FullCalendar in ${calendar.fullCalendar?.file ?? "none"}): ${calendar.files.join(", ")}`);
 }
