@@ -501,6 +501,11 @@ describe("the public call rules", () => {
   it("maps each failure to the spec's sentence", () => {
     const http = (status: number, detail: string | null = null) => new PublicHttpError(status, detail, null);
     expect(publicCallFailureMessage(http(403))).toBe(WALLET);
+    expect(publicCallFailureMessage(new PublicHttpError(403, "Wallet too low.", "insufficient_balance"))).toBe(WALLET);
+    // A spend cap or a plan limit: the server's own sentence (which cap, when it resets).
+    const cap = "This call would pass the organisation's daily spend cap of $5.00 ($5.00 spent today). It resets at midnight (UTC), in 3 h.";
+    expect(publicCallFailureMessage(new PublicHttpError(403, cap, "spend_cap_reached"))).toBe(cap);
+    expect(publicCallFailureMessage(new PublicHttpError(403, "Your Free plan allows 1 concurrent call.", "plan_limit_reached"))).toBe("Your Free plan allows 1 concurrent call.");
     expect(publicCallFailureMessage(http(400, "toolId missing"))).toBe(TOOLS);
     expect(publicCallFailureMessage(http(400, "bad number"))).toBe(BAD_REQUEST);
     expect(publicCallFailureMessage(http(404))).toBe(NOT_FOUND);

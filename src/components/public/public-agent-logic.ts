@@ -164,6 +164,9 @@ export function publicCallFailureMessage(error: unknown): string {
   if (!(error instanceof PublicHttpError)) return t.errors.notConnected;
   switch (error.status) {
     case 403:
+      // A spend cap or the plan's limit (issue 15): the server's sentence says which and when it resets; any
+      // other 403 (the wallet) keeps the spec's sentence.
+      if ((error.code === "spend_cap_reached" || error.code === "plan_limit_reached") && error.detail) return error.detail;
       return t.errors.wallet;
     case 400:
       return /tool/i.test(error.detail ?? "") ? t.errors.tools : t.errors.badRequest;
