@@ -269,7 +269,7 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
     const caps = await spendCapRoom(tx, campaign.orgId, agent.id, settings.wallet, now);
     if (caps.calls === 0 && caps.tightest) {
       if (caps.tightest.spentMicros + settings.wallet.callHoldMicros <= caps.tightest.limitMicros && caps.tightest.holding > 0) return result();
-      const reason = PAUSE_REASONS.spendCap(spendCapDetail(caps.tightest, now, "The next call"));
+      const reason = PAUSE_REASONS.spendCap(spendCapDetail(caps.tightest, now, "the next call"));
       await autoPause(tx, campaign, "spend_cap", reason, now);
       return { kind: "paused", reason };
     }
