@@ -158,17 +158,22 @@ export function usageRange(query: { startDate?: string; endDate?: string }, toda
   return { start, end };
 }
 
+/** The rows GET /billing/usage sums (usage_daily of the range, with agent names): the bench times it bare too. */
+export function usageQuery(orgId: string, start: string, end: string, agentId?: string): SQL {
+  return sql`
+    select to_char(u.day, 'YYYY-MM-DD') as day, u.agent_key, a.name as agent_name, u.calls, u.seconds, u.cost_micros, u.transport_micros, u.speech_to_text_micros,
+      u.llm_micros, u.text_to_speech_micros, u.platform_micros, u.other_micros
+    from usage_daily u left join agents a on a.org_id = u.org_id and a.id::text = u.agent_key
+    where u.org_id = ${orgId} and u.day >= ${start}::date and u.day <= ${end}::date ${agentId ? sql`and u.agent_key = ${agentId}` : sql``}`;
+}
+
 export async function readUsage(db: Db, orgId: string, query: { startDate?: string; endDate?: string; agentId?: string }): Promise<Usage> {
   const facts = (await db.execute(sql`
     select coalesce(o.timezone, 'UTC') as tz, to_char(now() at time zone coalesce(o.timezone, 'UTC'), 'YYYY-MM-DD') as today
     from (select 1) one left join organizations o on o.id = ${orgId}`)) as unknown as Rows<{ tz: string; today: string }>;
   const { tz, today } = facts.rows[0]!;
   const { start, end } = usageRange(query, today);
-  const result = (await db.execute(sql`
-    select to_char(u.day, 'YYYY-MM-DD') as day, u.agent_key, a.name as agent_name, u.calls, u.seconds, u.cost_micros, u.transport_micros, u.speech_to_text_micros,
-      u.llm_micros, u.text_to_speech_micros, u.platform_micros, u.other_micros
-    from usage_daily u left join agents a on a.org_id = u.org_id and a.id::text = u.agent_key
-    where u.org_id = ${orgId} and u.day >= ${start}::date and u.day <= ${end}::date ${query.agentId ? sql`and u.agent_key = ${query.agentId}` : sql``}`)) as unknown as Rows<
+  const result = (await db.execute(usageQuery(orgId, start, end, query.agentId))) as unknown as Rows<
     Record<string, unknown> & { day: string; agent_key: string; agent_name: string | null }
   >;
   const total = emptySums();
