@@ -12,11 +12,12 @@ import type { BillingSummary, LedgerEntry, SpendCap, Usage } from "../../contrac
 import { spendCapDetail, assertUnderSpendCaps } from "../../server/billing/spend-caps";
 import { rebuildUsage } from "../../server/billing/usage";
 import type { Database, Db } from "../../server/db/client";
-import { calls, usageDaily, walletLedger, wallets } from "../../server/db/schema";
+import { calls, organizations, usageDaily, walletLedger, wallets } from "../../server/db/schema";
+import { seedDemo } from "../../server/seed/demo";
 import { appendLedgerEntry, debitCallOnce, reserveCall, type WalletPolicy } from "../../server/wallet/wallet";
 import { createAgent, newOrganisation } from "./calls-fixtures";
 import { setTimeZone } from "./dashboard-fixtures";
-import { addMember, bearer, buildTestApp, migratedDatabase } from "./helpers";
+import { addMember, bearer, buildTestApp, migratedDatabase, testConfig } from "./helpers";
 
 let database: Database;
 let app: FastifyInstance;
@@ -388,3 +389,18 @@ async function expectLedgerConsistent(db: Db, orgId: string): Promise<void> {
   }
   expect(balance).toBe(wallet.balanceMicros);
 }
+
+describe("the demo seed", () => {
+  it("writes the usage rollups of its ledger", async () => {
+    const demo = await migratedDatabase();
+    try {
+      expect(await seedDemo(demo.db, testConfig({ SEED_DEMO: "true" }), { now: new Date("2026-06-15T18:00:00.000Z"), print: () => {} })).not.toBeNull();
+      const [org] = await demo.db.select().from(organizations);
+      const stored = await storedUsage(demo.db, org!.id);
+      expect(stored.length).toBeGreaterThan(90);
+      expect(stored).toEqual(await expectedUsage(demo.db, org!.id, org!.timezone));
+    } finally {
+      await demo.close();
+    }
+  }, 60_000);
+});
