@@ -78,7 +78,7 @@ async function setUp(app: FastifyInstance, database: Database, callCount: number
       select gen_random_uuid(), ${orgId}, 'outbound', 'ended', (${agentArray})[1 + (i % 3)], '+1212' || lpad((i % 10000000)::text, 7, '0'),
         now() - ((i::float / ${callCount}) * interval '${sql.raw(String(DAYS - 1))} days') - interval '1 minute',
         now() - ((i::float / ${callCount}) * interval '${sql.raw(String(DAYS - 1))} days'),
-        10 + (i % 591), 10000 + (i * 7919) % 490001,
+        10 + (i % 591), 10000 + (i::bigint * 7919) % 490001,
         jsonb_build_object('transport', 0.001, 'stt', 0.002, 'llm', 0.003, 'tts', 0.002, 'vapi', 0.001)
       from generate_series(1, ${callCount}) as i`);
     await tx.execute(sql`insert into wallets (org_id, balance_micros) values (${orgId}, 0)`);
