@@ -6,9 +6,9 @@
 // One organisation (Europe/Berlin) with 3 agents and 1,000,000 ended calls spread over the last 90 days,
 // each debited once in the ledger (balance_after the running sum), and usage_daily rebuilt from the
 // debits with the same SQL the app uses (server/billing/usage.ts rebuildUsage): all bulk SQL
-// (generate_series), the calls' row triggers off while loading (session_replication_role = replica), so
-// loading takes about a minute. Then, through the app as built for production (buildApp, in this
-// process, app.inject, the demo-style bearer of a signed-up admin), one request at a time, alternating:
+// (generate_series), the calls' row triggers off while loading (session_replication_role = replica);
+// loading 1,000,000 took 167 s on a busy 2-core machine (load 15). Then, through the app as built for
+// production (buildApp, in this process, app.inject, the demo-style bearer of a signed-up admin), one request at a time, alternating:
 //   - the framework floor: GET /api/__bench/floor (a constant, bench/floor.ts);
 //   - GET /api/billing/usage?startDate=…&endDate=… (90 days, every day has usage);
 //   - the bare-SQL floor: the same usage query (server/billing/ledger.ts usageQuery) through pg directly.
