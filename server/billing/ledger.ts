@@ -79,19 +79,38 @@ const toEntry = (row: LedgerRow): LedgerEntry => ({
   top_up_id: row.top_up_id,
 });
 
-async function ledgerPage(db: Db, orgId: string, filters: LedgerFilters, offset: number, limit: number): Promise<LedgerEntry[]> {
+/** Where a page starts after the last entry of the page before (the export's keyset: no OFFSET over a long ledger). */
+interface LedgerCursor {
+  createdAt: string;
+  notStart: boolean;
+  before: string;
+  id: string;
+}
+
+// Newest first; within a millisecond the starting credit last and the chain's order (the balance before each entry).
+const LEDGER_ORDER_KEY = sql`l.created_at, (l.kind <> 'starting-credit'), l.balance_after_micros - l.amount_micros, l.id`;
+
+async function ledgerPage(db: Db, orgId: string, filters: LedgerFilters, page: { offset?: number; after?: LedgerCursor | null; limit: number }): Promise<{ entries: LedgerEntry[]; last: LedgerCursor | null }> {
+  const after = page.after
+    ? sql` and (${LEDGER_ORDER_KEY}) < (${page.after.createdAt}::timestamptz, ${page.after.notStart}, ${page.after.before}::bigint, ${page.after.id}::uuid)`
+    : sql``;
   const result = (await db.execute(sql`
-    select l.id, l.amount_micros, l.balance_after_micros, l.kind, l.call_id, l.created_at, l.description, l.agent_id, a.name as agent_name, l.top_up_id
+    select l.id, l.amount_micros, l.balance_after_micros, l.kind, l.call_id, l.created_at, l.description, l.agent_id, a.name as agent_name, l.top_up_id,
+      l.created_at::text as cursor_at, (l.balance_after_micros - l.amount_micros)::text as cursor_before
     from wallet_ledger l left join agents a on a.id = l.agent_id and a.org_id = l.org_id
-    where ${ledgerWhere(orgId, filters)}
-    order by l.created_at desc, (l.kind = 'starting-credit'), l.balance_after_micros - l.amount_micros desc, l.id desc
-    limit ${limit} offset ${offset}`)) as unknown as Rows<LedgerRow>;
-  return result.rows.map(toEntry);
+    where ${ledgerWhere(orgId, filters)}${after}
+    order by ${sql.join([sql`l.created_at desc`, sql`(l.kind <> 'starting-credit') desc`, sql`l.balance_after_micros - l.amount_micros desc`, sql`l.id desc`], sql`, `)}
+    limit ${page.limit} offset ${page.offset ?? 0}`)) as unknown as Rows<LedgerRow & { cursor_at: string; cursor_before: string }>;
+  const tail = result.rows.at(-1);
+  return {
+    entries: result.rows.map(toEntry),
+    last: tail ? { createdAt: tail.cursor_at, notStart: tail.kind !== "starting-credit", before: tail.cursor_before, id: tail.id } : null,
+  };
 }
 
 export async function listLedger(db: Db, orgId: string, filters: LedgerFilters & { page: number; limit: number }): Promise<{ rows: LedgerEntry[]; total: number }> {
   const [rows, counted] = await Promise.all([
-    ledgerPage(db, orgId, filters, (filters.page - 1) * filters.limit, filters.limit),
+    ledgerPage(db, orgId, filters, { offset: (filters.page - 1) * filters.limit, limit: filters.limit }).then((page) => page.entries),
     db.execute(sql`select count(*)::int as n from wallet_ledger l where ${ledgerWhere(orgId, filters)}`) as unknown as Promise<Rows<{ n: number }>>,
   ]);
   return { rows, total: Number(counted.rows[0]?.n ?? 0) };
@@ -106,13 +125,15 @@ export const ledgerCsvRow = (entry: LedgerEntry) => csvLine(LEDGER_EXPORT_COLUMN
 export const ledgerExportFileName = (now = new Date()) => `ledger-${now.toISOString().slice(0, 10)}.csv`;
 
 /** The CSV of every entry matching the filters (all pages, newest first), with a header row, streamed in batches. */
-export function ledgerCsvStream(db: Db, orgId: string, filters: LedgerFilters): Readable {
+export function ledgerCsvStream(db: Db, orgId: string, filters: LedgerFilters, batchSize = EXPORT_BATCH): Readable {
   async function* lines(): AsyncGenerator<string> {
     yield csvLine(LEDGER_EXPORT_COLUMNS.map((column) => csvCell(column)));
-    for (let offset = 0; ; offset += EXPORT_BATCH) {
-      const batch = await ledgerPage(db, orgId, filters, offset, EXPORT_BATCH);
-      if (batch.length > 0) yield batch.map(ledgerCsvRow).join("");
-      if (batch.length < EXPORT_BATCH) return;
+    let after: LedgerCursor | null = null;
+    for (;;) {
+      const batch = await ledgerPage(db, orgId, filters, { after, limit: batchSize });
+      if (batch.entries.length > 0) yield batch.entries.map(ledgerCsvRow).join("");
+      if (batch.entries.length < batchSize) return;
+      after = batch.last;
     }
   }
   return Readable.from(lines(), { objectMode: false });

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BillingSummary, LedgerEntry, SpendCap, Usage } from "../../contract/billing";
 import { spendCapDetail, assertUnderSpendCaps } from "../../server/billing/spend-caps";
+import { ledgerCsvStream } from "../../server/billing/ledger";
 import { rebuildUsage } from "../../server/billing/usage";
 import type { Database, Db } from "../../server/db/client";
 import { calls, organizations, usageDaily, walletLedger, wallets } from "../../server/db/schema";
@@ -206,6 +207,13 @@ describe("GET /billing/ledger and its CSV", () => {
     // Formula injection: the description starting with = is quoted as text.
     expect(lines[2]).toContain(`"'=HYPERLINK(""x"") top-up"`);
     expect(lines[3]).toContain(",-1.5,8.5,");
+
+    // Every page of the export (batches of one, each starting after the last: keyset) is the list's order, all of it.
+    const all = await app.inject({ method: "GET", url: "/api/billing/ledger/export", headers: bearer(org.token) });
+    let streamed = "";
+    for await (const chunk of ledgerCsvStream(database.db, org.orgId, {}, 1)) streamed += String(chunk);
+    expect(streamed).toBe(all.body);
+    expect(all.body.trim().split("\r\n").slice(1).map((line) => line.split(",")[0])).toEqual(body.data.map((entry) => entry.id));
   });
 });
 
