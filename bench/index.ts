@@ -17,6 +17,8 @@
 // 2. The agent's booking tools at 10,000 appointments (bench/calendar.ts, alone: npm run bench:calendar):
 //    check_availability and book_appointment through the signed webhook route, one at a time beside the
 //    floor, on the same database as the API rows: p95 ≤ 60 ms each.
+//    Billing usage (bench/billing.ts, alone: npm run bench:billing): GET /api/billing/usage for 90 days with
+//    1,000,000 calls on PostgreSQL (100,000 in --quick or on PGlite), beside the floor and the bare SQL: p95 ≤ 50 ms.
 // 3. Console JavaScript, gzip, cold cache (bench/console-size.ts): signed-in shell ≤ 450 KB, each
 //    public page ≤ 180 KB.
 // 4. Public agent page, CPU slowed 4×, median of cold loads (bench/page-load.ts): interactive ≤ 1.5 s.
@@ -32,6 +34,7 @@ import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import pg from "pg";
 import { launchBrowser, startProduct } from "../tests/e2e/harness";
+import { benchBilling } from "./billing";
 import { benchCalendar } from "./calendar";
 import { measureConsoleJs } from "./console-size";
 import { CPU_SLOWDOWN, INTERACTIVE_BUDGET_MS, measurePublicPageLoad } from "./page-load";
@@ -212,6 +215,13 @@ async function benchBookingTools(): Promise<void> {
   rows.push(...(await benchCalendar({ quick: QUICK, pgUrl: PG_URL, log: (line) => log(`booking tools: ${line}`) })));
 }
 
+// ---------------------------------------------------------------------------------- billing usage
+
+async function benchUsage(): Promise<void> {
+  log(`billing usage: ${QUICK || !PG_URL ? "100,000" : "1,000,000"} calls on ${PG_URL ? "PostgreSQL" : "PGlite"}`);
+  rows.push(...(await benchBilling({ quick: QUICK, pgUrl: PG_URL, log: (line) => log(`billing usage: ${line}`) })));
+}
+
 // ------------------------------------------------------------------------------ console and browser
 
 async function benchConsole(): Promise<void> {
@@ -292,6 +302,7 @@ function printTable(): number {
 try {
   await benchApi();
   await benchBookingTools();
+  await benchUsage();
   await benchConsole();
 } catch (error) {
   if (rows.length) printTable();

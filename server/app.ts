@@ -26,6 +26,7 @@ import { fileRoutes } from "./routes/files";
 import { organizationRoutes } from "./routes/organization";
 import { callRoutes } from "./routes/calls";
 import { walletRoutes } from "./routes/wallet";
+import { billingRoutes } from "./routes/billing";
 import { dashboardRoutes } from "./routes/dashboard";
 import { webhookRoutes } from "./routes/webhooks";
 import { phoneNumberRoutes } from "./routes/phone-numbers";
@@ -130,6 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(callRoutes, { prefix: API_BASE, db: database.db, voice, config });
   await app.register(walletRoutes, { prefix: API_BASE, db: database.db, config });
+  await app.register(billingRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });

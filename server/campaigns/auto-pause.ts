@@ -33,6 +33,7 @@ export const PAUSE_REASONS = {
   circuitBreaker: (failed: number, settled: number, lastReason: string | null) =>
     `Paused automatically: ${failed} of the last ${settled} calls failed to connect${lastReason ? ` (the last ended with "${lastReason}")` : ""}. ` +
     "Check the agent, the caller number and the voice provider, then resume the campaign.",
+  spendCap: (detail: string) => `Paused automatically: ${detail} Raise the cap in Billing, or wait until it resets, then resume the campaign.`,
   agentMissing: () => "Paused automatically: the campaign's agent was deleted. Choose another agent for the campaign, then resume it.",
   numberMissing: () => "Paused automatically: the campaign's caller number was deleted. Choose another phone number for the campaign, then resume it.",
 } as const;

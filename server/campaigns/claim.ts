@@ -37,6 +37,7 @@ import type { AgentRow } from "../agents/repository";
 import type { PhoneNumberRow } from "../calls/service";
 import type { Db } from "../db/client";
 import { agents, campaignContacts, campaigns, dncNumbers, phoneNumbers } from "../db/schema";
+import { spendCapDetail, spendCapRoom } from "../billing/spend-caps";
 import { microsToUsd } from "../wallet/money";
 import { affordableCalls, CALL_HOLD_WINDOW_MS, lockOrganisation, type WalletPolicy } from "../wallet/wallet";
 import { autoPause, PAUSE_REASONS } from "./auto-pause";
@@ -264,6 +265,15 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
       return { kind: "paused", reason };
     }
     free = Math.min(free, affordable);
+    // Spend caps (server/billing/spend-caps.ts): a cap the next call would pass pauses the campaign, unless only calls in flight hold the rest.
+    const caps = await spendCapRoom(tx, campaign.orgId, agent.id, settings.wallet, now);
+    if (caps.calls === 0 && caps.tightest) {
+      if (caps.tightest.spentMicros + settings.wallet.callHoldMicros <= caps.tightest.limitMicros && caps.tightest.holding > 0) return result();
+      const reason = PAUSE_REASONS.spendCap(spendCapDetail(caps.tightest, now, "the next call"));
+      await autoPause(tx, campaign, "spend_cap", reason, now);
+      return { kind: "paused", reason };
+    }
+    free = Math.min(free, caps.calls);
 
     if (facts.untimed) await timeUntimed(tx, campaign, nowMs);
     const toDial: ContactRow[] = [];

@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { NO_AGENT_KEY } from "../db/schema";
 import { microsToUsd } from "../wallet/money";
 import { walletStanding, type WalletPolicy } from "../wallet/wallet";
+import { autoReloadEnabled, isLowBalance, monthToDateMicros } from "../billing/summary";
 import { dashboardAppointments } from "./appointments";
 import { dashboardCampaigns } from "./campaigns";
 import { dashboardPeriod, eachDay } from "./period";
@@ -60,13 +61,15 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
   const statsRead = periodRead.then((period) =>
     query.agentId === NO_AGENT_KEY ? { days: [], agents: [] } : periodStats(db, { orgId, previousStart: period.previousStart, start: period.start, end: period.end, agentId: query.agentId }),
   );
-  const [facts, period, stats, standing, campaigns, appointments] = await Promise.all([
+  const [facts, period, stats, standing, campaigns, appointments, monthToDate, reloading] = await Promise.all([
     factsRead,
     periodRead,
     statsRead,
     walletStanding(db, orgId, wallet),
     dashboardCampaigns(db, orgId),
     dashboardAppointments(db, orgId),
+    monthToDateMicros(db, orgId),
+    autoReloadEnabled(db, orgId),
   ]);
 
   const current = emptySums();
@@ -106,6 +109,9 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
       balance: microsToUsd(standing.balanceMicros),
       held: microsToUsd(standing.heldMicros),
       available: microsToUsd(standing.balanceMicros - standing.heldMicros),
+      month_to_date: microsToUsd(monthToDate),
+      auto_reload_enabled: reloading,
+      low_balance: isLowBalance(standing.balanceMicros - standing.heldMicros, reloading),
     },
     setup: { agents: facts.agents, calls_ever: facts.callsEver },
     campaigns,

@@ -2,6 +2,7 @@
  * The organisation's settings (GET / PATCH /organization/settings): for now its time zone, in which the
  * dashboard's days are cut (contract/time-zone.ts). The organisation is always the caller's verified one.
  */
+import { rebuildUsage } from "../billing/usage";
 import { eq, sql } from "drizzle-orm";
 import type { OrganizationSettings } from "../../contract";
 import type { Db } from "../db/client";
@@ -38,6 +39,8 @@ export async function setOrganizationTimeZone(db: Db, orgId: string, timezone: s
     if (current.timezone === timezone) return { timezone };
     await tx.update(organizations).set({ timezone }).where(eq(organizations.id, orgId));
     await tx.execute(sql`select call_daily_stats_rebuild(${orgId})`);
+    // The usage rollups' days move with the zone too (the debits are cut again in it).
+    await rebuildUsage(tx, orgId);
     return { timezone };
   });
 }

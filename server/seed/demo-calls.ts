@@ -17,6 +17,7 @@
  *   credit like any running call, and the sandbox ends them at start-up, through the webhook route, with a
  *   transcript, a summary and a debit (server/voice/sandbox-resume.ts).
  */
+import { rebuildUsage } from "../billing/usage";
 import type { AgentConfig, AgentTemplateKey } from "../../contract/agent";
 import { templateConfig } from "../agents/templates";
 import { successOutcomeFor } from "../calls/repository";
@@ -621,6 +622,8 @@ export async function insertDemoData(db: Db, data: DemoData): Promise<void> {
   await inBatches(data.calls, (batch) => db.insert(calls).values(batch));
   await db.insert(wallets).values({ orgId: data.agents[0]!.orgId, balanceMicros: data.balanceMicros });
   await inBatches(data.ledger, (batch) => db.insert(walletLedger).values(batch));
+  // The usage rollups of the debits just written (a debit through debitCallOnce writes its own).
+  await rebuildUsage(db, data.agents[0]!.orgId);
 }
 
 export function describeDemoData(summary: DemoDataSummary): string {

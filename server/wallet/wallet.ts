@@ -22,6 +22,7 @@ import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import type { AppConfig } from "../config";
 import { calls, organizations, walletLedger, wallets } from "../db/schema";
+import { recordCallUsage } from "../billing/usage";
 import { microsToUsd, usdToMicros } from "./money";
 
 export interface WalletPolicy {
@@ -197,6 +198,8 @@ export async function appendLedgerEntry(tx: Db, entry: LedgerEntryInput, policy:
 /**
  * Debits a call's cost once (inside the caller's transaction, beside the call's completion). Answers
  * whether this was the debit; false when the call was debited before. A cost of zero writes nothing.
+ * The debit also adds the call to its usage rollup (usage_daily, server/billing/usage.ts) in the same
+ * transaction, from the call row's duration and cost breakdown: write those to the call first.
  */
 export async function debitCallOnce(
   tx: Db,
@@ -209,6 +212,7 @@ export async function debitCallOnce(
     { orgId: input.orgId, amountMicros: -input.costMicros, kind: "call", callId: input.callId, agentId: input.agentId ?? null, description: input.description },
     policy,
   );
+  if (entry) await recordCallUsage(tx, entry.id);
   return entry !== null;
 }
 

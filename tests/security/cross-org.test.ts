@@ -190,6 +190,7 @@ describe("cross-organisation access", () => {
       ["POST", "/api/appointment/", { title: "x", start: "2030-02-04T15:00:00Z", end: "2030-02-04T15:30:00Z", agent_id: a.agentId }, [400, 404]],
       ["PUT", `/api/appointment/${b.appointmentId}`, { agent_id: a.agentId }, [400, 404]],
       ["PUT", "/api/availability/", { timezone: "UTC", weekly: [], slot_minutes: 30, max_days_ahead: 30, agent_id: a.agentId }, [400, 404]],
+      ["PUT", "/api/billing/spend-caps", { caps: [{ scope: "agent", agent_id: a.agentId, period: "day", limit_usd: 5 }] }, [400, 404]],
     ];
     const wrong: unknown[] = [];
     for (const [method, url, body, expected] of cases) {

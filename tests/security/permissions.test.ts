@@ -85,6 +85,13 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "POST /api/calendar/google/callback": ["calendar", "manage"],
   "GET /api/calendar/feed": ["calendar", "manage"],
   "POST /api/calendar/feed/rotate": ["calendar", "manage"],
+  // Billing (issue 15, ledger work): members read it all; admins change the spend caps.
+  "GET /api/billing/": ["billing", "show"],
+  "GET /api/billing/ledger": ["billing", "list"],
+  "GET /api/billing/ledger/export": ["billing", "list"],
+  "GET /api/billing/usage": ["billing", "show"],
+  "GET /api/billing/spend-caps": ["billing", "list"],
+  "PUT /api/billing/spend-caps": ["billing", "edit"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -106,6 +113,7 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/calendar/google/connect": () => ({}),
   "POST /api/calendar/google/callback": (r) => r.googleCallback,
   "POST /api/calendar/feed/rotate": () => ({}),
+  "PUT /api/billing/spend-caps": () => ({ caps: [{ scope: "organization", period: "day", limit_usd: 5 }] }),
 };
 
 let world: World;

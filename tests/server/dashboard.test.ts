@@ -302,7 +302,7 @@ describe("the wallet", () => {
       { status: "ended", startedAt: new Date(Date.now() - 60_000), costMicros: 250_000, durationSeconds: 10 },
     ]);
     const first = await dashboard(app, org.token);
-    expect(first.wallet).toEqual({ balance: 10, held: 2, available: 8 });
+    expect(first.wallet).toEqual({ balance: 10, held: 2, available: 8, month_to_date: 0, auto_reload_enabled: false, low_balance: false });
     const wallet = await app.inject({ method: "GET", url: "/api/wallet/", headers: bearer(org.token) });
     expect((wallet.json() as { data: Wallet }).data.balance).toBe(first.wallet.balance);
   });
