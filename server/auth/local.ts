@@ -230,7 +230,7 @@ export function createLocalAuth(
   const verify = (token: string): Promise<Identity | null> =>
     tokens.isApiToken(token) ? verifyApiToken(token) : sessions.get(token, () => lookUp(token));
 
-  async function invite({ scope, inviterUserId, email, role, log: requestLog }: InvitationRequest): Promise<{ invitationUrl: string }> {
+  async function invite({ scope, inviterUserId, email, role, log: requestLog, tx }: InvitationRequest): Promise<{ invitationUrl: string }> {
     const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
     const changes = { role: storedRole(role), expiresAt, inviterId: inviterUserId };
     // and() of two conditions is never undefined; drizzle's type allows it for an empty list.
@@ -248,7 +248,7 @@ export function createLocalAuth(
     }
     if (!invitation) throw new Error("The invitation was neither created nor found");
     const invitationUrl = `${config.publicUrl}${invitationPath(invitation.id)}`;
-    const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
+    const [org] = await (tx ?? db).select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
     requestLog.info(`Invitation for ${email} to ${org?.name ?? scope.orgId}: they join by opening ${invitationUrl} and signing in with that email`);
     return { invitationUrl };
   }
