@@ -28,10 +28,19 @@ export interface PlanSettings {
   defaultPlan: PlanId;
   /** Enterprise has no plan limit on concurrent calls; the install's capacity (ORG_CONCURRENT_CALLS) still bounds the dialler. */
   installConcurrentCalls: number;
+  /** STRIPE_PRICE_STARTER / STRIPE_PRICE_PRO: a subscription event without plan metadata is read by its price. */
+  prices?: { starter: string | null; pro: string | null };
+  /** The payments mode (documents of the sandbox are labelled so). */
+  payments?: "stripe" | "sandbox";
 }
 
 export function planSettings(config: AppConfig): PlanSettings {
-  return { defaultPlan: config.billing.defaultPlan, installConcurrentCalls: config.campaigns.orgConcurrentCalls };
+  return {
+    defaultPlan: config.billing.defaultPlan,
+    installConcurrentCalls: config.campaigns.orgConcurrentCalls,
+    prices: config.billing.stripe?.prices ?? { starter: null, pro: null },
+    payments: config.billing.stripe ? "stripe" : "sandbox",
+  };
 }
 
 export const GRACE_MS = SUBSCRIPTION_GRACE_DAYS * 24 * 60 * 60 * 1000;
