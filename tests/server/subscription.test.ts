@@ -224,3 +224,24 @@ describe("GET /dashboard/ plan", () => {
     expect(plan.usage.map((u: { limit: string }) => u.limit)).not.toContain("retention_days");
   });
 });
+
+describe("the demo organisation's plan", () => {
+  it("is Starter on a Free install (its data fits Starter), else DEFAULT_PLAN", async () => {
+    const { seedDemo } = await import("../../server/seed/demo");
+    const { overLimits, planUsage } = await import("../../server/billing/plan-limits");
+    for (const [defaultPlan, expected] of [
+      ["free", "starter"],
+      ["pro", "pro"],
+    ] as const) {
+      const seeded = await migratedDatabase();
+      try {
+        await seedDemo(seeded.db, testConfig({ SEED_DEMO: "true", DEFAULT_PLAN: defaultPlan }));
+        const [row] = await seeded.db.select().from(billingAccounts);
+        expect(row).toMatchObject({ plan: expected, subscriptionStatus: "active" });
+        expect(overLimits(expected, await planUsage(seeded.db, row!.orgId))).toEqual([]);
+      } finally {
+        await seeded.close();
+      }
+    }
+  }, 120_000);
+});
