@@ -85,6 +85,12 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "POST /api/calendar/google/callback": ["calendar", "manage"],
   "GET /api/calendar/feed": ["calendar", "manage"],
   "POST /api/calendar/feed/rotate": ["calendar", "manage"],
+  // Plans and the subscription (issue 15): members read, admins change the plan and open the provider's portal.
+  "GET /api/subscription/plans": ["subscription", "list"],
+  "GET /api/subscription/": ["subscription", "show"],
+  "GET /api/subscription/preview": ["subscription", "show"],
+  "POST /api/subscription/change": ["subscription", "edit"],
+  "POST /api/subscription/portal": ["subscription", "manage"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -106,6 +112,7 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/calendar/google/connect": () => ({}),
   "POST /api/calendar/google/callback": (r) => r.googleCallback,
   "POST /api/calendar/feed/rotate": () => ({}),
+  "POST /api/subscription/change": () => ({ plan: "pro" }),
 };
 
 let world: World;
