@@ -181,3 +181,37 @@ describe("plan limits", () => {
     expectPlanLimit(await app.inject({ method: "POST", url: "/api/agent/", headers: bearer(org.token), payload: { agent_name: "Late" } }), "agents", "free");
   });
 });
+
+describe("the campaign dialler and max_concurrency follow the plan", () => {
+  it("a Starter organisation's campaign may not ask for more than 5 at once; enterprise's for up to ORG_CONCURRENT_CALLS", async () => {
+    const org = await newOrganisation(app);
+    await setPlan(org.orgId, "starter");
+    const agent = await createAgent(app, org.token, { agent_name: "Caller" });
+    const phoneNumberId = await addPhoneNumber(database.db, org.orgId);
+    const shape = { orgId: org.orgId, adminToken: org.token, memberToken: org.token, agentId: agent.id, phoneNumberId } satisfies CampaignOrg;
+    const refused = await api(app, org.token, "POST", "/campaign/", { ...campaignBody(shape), max_concurrency: 6 });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().detail).toMatch(/max_concurrency: may be at most 5/);
+    const campaign = await createCampaign(app, org.token, { ...campaignBody(shape), max_concurrency: 5 });
+    expect(campaign.concurrency_limit).toBe(5);
+  });
+
+  it("only fills the plan's free places: a Free organisation with a call on the line places none, then one", async () => {
+    const { campaignWorld, createCampaign: runningCampaign, addContacts, numbers, diallerFor, callsOf } = await import("./dialler-fixtures");
+    const world = await campaignWorld(app, database.db, "Free dialler");
+    // One call already on the line (Free allows 1 at once).
+    await database.db.insert(calls).values({ id: randomUUID(), orgId: world.org.orgId, type: "outbound", status: "in-progress", startedAt: new Date() });
+    const campaignId = await runningCampaign(world, { maxConcurrency: 3 });
+    await addContacts(world, campaignId, numbers(4, "77"));
+    const dialler = diallerFor(app);
+    try {
+      await dialler.tick();
+      expect(await callsOf(database.db, campaignId)).toHaveLength(0);
+      await database.db.update(calls).set({ status: "ended", endedAt: new Date() }).where(eq(calls.orgId, world.org.orgId));
+      await dialler.tick();
+      expect(await callsOf(database.db, campaignId)).toHaveLength(1);
+    } finally {
+      await dialler.stop();
+    }
+  });
+});
