@@ -49,6 +49,8 @@ export const SUBSCRIPTION_PATHS = {
   portal: "/subscription/portal",
 } as const;
 
+/** No fields: an empty JSON object (as the campaign actions take). */
+const portalRequestSchema = z.strictObject({});
 const portalResponseSchema = z.object({ data: z.object({ url: z.string() }) });
 
 export interface SubscriptionRoutesOptions {
@@ -206,7 +208,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
         security,
         summary: "Open the payment provider's customer portal (admins)",
         description: "Answers the portal's address: cards, invoices and the plan at Stripe (or the sandbox's page).",
-        response: { 200: portalResponseSchema, ...errors, 502: errorBodySchema, 503: errorBodySchema },
+        body: portalRequestSchema,
+        response: { 200: portalResponseSchema, 400: errorBodySchema, ...errors, 502: errorBodySchema, 503: errorBodySchema },
       },
     },
     async (request) => {

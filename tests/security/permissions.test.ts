@@ -113,6 +113,7 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/calendar/google/callback": (r) => r.googleCallback,
   "POST /api/calendar/feed/rotate": () => ({}),
   "POST /api/subscription/change": () => ({ plan: "pro" }),
+  "POST /api/subscription/portal": () => ({}),
 };
 
 let world: World;

@@ -136,7 +136,7 @@ describe("POST /subscription/change", () => {
     const refused = await post(member.token, "/subscription/change", { plan: "starter" });
     expect(refused.statusCode).toBe(403);
     expect((await get(member.token, "/subscription/")).statusCode).toBe(200);
-    expect((await post(member.token, "/subscription/portal")).statusCode).toBe(403);
+    expect((await post(member.token, "/subscription/portal", {})).statusCode).toBe(403);
   });
 
   it("a first paid plan goes through checkout; the plan changes when the events arrive; then updates and cancellation go through the provider", async () => {
@@ -170,7 +170,7 @@ describe("POST /subscription/change", () => {
     now = (await get(org.token, "/subscription/")).json().data;
     expect(now).toMatchObject({ plan: { id: "free" }, status: "canceled" });
 
-    const portal = await post(org.token, "/subscription/portal");
+    const portal = await post(org.token, "/subscription/portal", {});
     expect(portal.statusCode, portal.body).toBe(200);
     expect(portal.json().data.url).toBe(`https://portal.example/cus_${org.orgId.slice(0, 8)}`);
   });
