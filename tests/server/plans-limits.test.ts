@@ -215,3 +215,17 @@ describe("the campaign dialler and max_concurrency follow the plan", () => {
     }
   });
 });
+
+describe("better-auth's own invitation endpoint", () => {
+  it("is closed: invitations go through POST /organization/{id}/invite, which counts seats", async () => {
+    const org = await newOrganisation(app);
+    const response = await app.inject({
+      method: "POST",
+      url: "/api/auth/organization/invite-member",
+      headers: bearer(org.token),
+      payload: { email: uniqueEmail("bypass"), role: "member", organizationId: org.orgId },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(await database.db.select().from(invitations).where(eq(invitations.orgId, org.orgId))).toHaveLength(0);
+  });
+});
