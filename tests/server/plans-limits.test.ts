@@ -229,3 +229,17 @@ describe("better-auth's own invitation endpoint", () => {
     expect(await database.db.select().from(invitations).where(eq(invitations.orgId, org.orgId))).toHaveLength(0);
   });
 });
+
+describe("the sandbox web call passes the call gate", () => {
+  it("a Free organisation with a call on the line is refused (403 plan_limit_reached) and nothing is recorded", async () => {
+    const org = await newOrganisation(app);
+    const agent = await createAgent(app, org.token, { agent_name: "Web" });
+    const made = await app.inject({ method: "POST", url: "/api/webcall/", headers: bearer(org.token), payload: { agent_id: agent.id, call_title: "Hello", recipient_name: "Ada" } });
+    expect(made.statusCode, made.body).toBe(201);
+    const slug = (made.json().data as { slug: string }).slug;
+    await database.db.insert(calls).values({ id: randomUUID(), orgId: org.orgId, type: "outbound", status: "in-progress", startedAt: new Date() });
+    const refused = await app.inject({ method: "POST", url: `/api/webcall/public/${slug}/call`, payload: {} });
+    expectPlanLimit(refused, "concurrent_calls", "free");
+    expect(await database.db.select().from(calls).where(eq(calls.orgId, org.orgId))).toHaveLength(1);
+  });
+});
