@@ -57,7 +57,7 @@ function contactsCsv(n: number): string {
 /** CSV text → the API's import (what POST /campaign/{id}/contacts runs after reading the upload). */
 async function importContacts(database: Database, orgId: string, campaignId: string, csv: string): Promise<number> {
   const report = await importCampaignContacts(
-    { db: database.db, scope: orgScope(database.db, orgId), userId: "bench", signals: createCampaignSignals() },
+    { db: database.db, scope: orgScope(database.db, orgId), userId: "bench", signals: createCampaignSignals(), plans: { defaultPlan: "enterprise", installConcurrentCalls: 10 } },
     campaignId,
     contactRowsFromCsv(csv),
   );

@@ -36,6 +36,8 @@ import { dncRoutes } from "./routes/dnc";
 import { availabilityRoutes } from "./routes/availability";
 import { appointmentRoutes } from "./routes/appointments";
 import { calendarRoutes } from "./routes/calendar";
+import { subscriptionRoutes } from "./routes/subscription";
+import type { PaymentProvider } from "./billing/payments/types";
 import { createGoogleCalendar, type GoogleCalendar } from "./calendar/google";
 import { noCalendarSync, type CalendarSync } from "./calendar/sync";
 import { createVoiceProvider } from "./voice";
@@ -75,6 +77,8 @@ export interface BuildAppOptions {
   campaignSignals?: CampaignSignals;
   /** Outside calendars for the calendar core (default: Google Calendar when configured, else none). */
   calendarSync?: CalendarSync;
+  /** The payment provider for the subscription routes (tests pass fakes; default: app.payments when the payments work provides it). */
+  paymentProvider?: PaymentProvider;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -135,6 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });
+  await app.register(subscriptionRoutes, { prefix: API_BASE, db: database.db, config, ...(options.paymentProvider ? { payments: options.paymentProvider } : {}) });
   // Outside calendars: Google when configured (its busy times block slots, bookings are written there), and the ICS feed.
   const googleCalendar = createGoogleCalendar({ config, db: database.db, box, log: app.log });
   app.decorate("googleCalendar", googleCalendar);

@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp, VERSION } from "./app";
 import { startDialler, type Dialler } from "./campaigns/dialler";
+import { startBillingSweeps } from "./billing/sweeps";
 import { ConfigError, describeRedisUrl, isLoopbackHost, loadConfig, type AppConfig, type Env } from "./config";
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
@@ -56,6 +57,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     await app.listen({ port: config.port, host: config.host });
     // Campaigns: every process may dial; they share the work through row claims (server/campaigns/dialler.ts).
     const dialler: Dialler | null = config.campaigns.diallerEnabled ? startDialler(app) : null;
+    // Billing: the grace and retention sweeps, each claimed once across processes (server/billing/sweeps.ts).
+    const sweeps = startBillingSweeps(database.db, config, app.log);
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
@@ -83,6 +86,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
       config,
       stop: async () => {
         await dialler?.stop();
+        await sweeps.stop();
         await resumed.close();
         await app.close();
         await database?.close();

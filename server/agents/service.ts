@@ -8,7 +8,9 @@ import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import { ERROR_CODES, TOOL_ID_PATTERN, agentConfigSchema, type AgentConfig, type agentUpdateSchema } from "../../contract";
-import type { OrgScope } from "../data/orgScope";
+import { assertAgentAvailable, type PlanSettings } from "../billing/plan-limits";
+import { orgScope, type OrgScope } from "../data/orgScope";
+import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { agents } from "../db/schema";
 import { ApiError } from "../plugins/errors";
@@ -17,9 +19,13 @@ import { findCloneOf, knowledgeBaseFilesOf, storedConfig, type AgentRow } from "
 
 /** What every save needs: the caller's organisation, the voice provider and the request's logger. */
 export interface AgentContext {
+  /** The database, for the creating transaction (the plan's agent limit is checked in it). */
+  db: Db;
   scope: OrgScope;
   voice: VoiceProvider;
   log: FastifyBaseLogger;
+  /** The plan rules (DEFAULT_PLAN): a new agent beyond the plan's limit is refused (403 plan_limit_reached). */
+  plans: PlanSettings;
 }
 
 /** A PUT /agent/{id} body after validation. */
@@ -35,21 +41,28 @@ export interface NewAgent {
 }
 
 export async function createAgent(ctx: AgentContext, input: NewAgent): Promise<AgentRow> {
+  const orgId = ctx.scope.orgId;
+  // Refused before the provider is asked when the plan is full already; checked again, under the
+  // organisation's row lock, in the transaction that inserts (two creations at once take turns).
+  await ctx.db.transaction((tx) => assertAgentAvailable(tx, orgId, ctx.plans));
   const config = withUniqueFiles(input.config);
   const knowledgeBase = await requireKnowledgeBase(ctx.scope, config.knowledge_base_files);
   await requireTools(ctx, config.model_tool_id);
   const id = randomUUID();
   const { assistantId } = await atProvider(() => ctx.voice.saveAssistant({ id, orgId: ctx.scope.orgId, config, knowledgeBase }, null));
   try {
-    return await ctx.scope.insert(agents, {
-      id,
-      name: config.agent_name,
-      config,
-      isPublic: input.isPublic,
-      cloneKey: input.cloneEnabled ? newCloneKey() : null,
-      providerAssistantId: assistantId,
-      clonedFrom: input.clonedFrom ?? null,
-      createdBy: input.createdBy,
+    return await ctx.db.transaction(async (tx) => {
+      await assertAgentAvailable(tx, orgId, ctx.plans);
+      return orgScope(tx, orgId).insert(agents, {
+        id,
+        name: config.agent_name,
+        config,
+        isPublic: input.isPublic,
+        cloneKey: input.cloneEnabled ? newCloneKey() : null,
+        providerAssistantId: assistantId,
+        clonedFrom: input.clonedFrom ?? null,
+        createdBy: input.createdBy,
+      });
     });
   } catch (error) {
     if (assistantId) await undo(ctx, "delete the new assistant", () => ctx.voice.deleteAssistant(assistantId));

@@ -230,7 +230,7 @@ export function createLocalAuth(
   const verify = (token: string): Promise<Identity | null> =>
     tokens.isApiToken(token) ? verifyApiToken(token) : sessions.get(token, () => lookUp(token));
 
-  async function invite({ scope, inviterUserId, email, role, log: requestLog }: InvitationRequest): Promise<{ invitationUrl: string }> {
+  async function invite({ scope, inviterUserId, email, role, log: requestLog, tx }: InvitationRequest): Promise<{ invitationUrl: string }> {
     const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
     const changes = { role: storedRole(role), expiresAt, inviterId: inviterUserId };
     // and() of two conditions is never undefined; drizzle's type allows it for an empty list.
@@ -248,7 +248,7 @@ export function createLocalAuth(
     }
     if (!invitation) throw new Error("The invitation was neither created nor found");
     const invitationUrl = `${config.publicUrl}${invitationPath(invitation.id)}`;
-    const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
+    const [org] = await (tx ?? db).select({ name: organizations.name }).from(organizations).where(eq(organizations.id, scope.orgId)).limit(1);
     requestLog.info(`Invitation for ${email} to ${org?.name ?? scope.orgId}: they join by opening ${invitationUrl} and signing in with that email`);
     return { invitationUrl };
   }
@@ -316,6 +316,7 @@ export function createLocalAuth(
     // Failed passwords, per account and per client (./sign-in-throttle.ts): in Redis when the rate limits are.
     const failures: FailureCounter = app.rateLimitRedis ? redisFailureCounter(app.rateLimitRedis, app.log) : memoryFailureCounter();
     const SIGN_IN_PATH = "/api/auth/sign-in/email";
+    const INVITE_MEMBER_PATH = "/api/auth/organization/invite-member";
 
     await app.register(async (scope) => {
       // better-auth reads the raw body itself: hand it over untouched, whatever its type.
@@ -330,6 +331,12 @@ export function createLocalAuth(
           const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? "localhost"}`);
           const init: RequestInit = { method: request.method, headers: fromNodeHeaders(request.headers) };
           if (request.body instanceof Buffer && request.body.length > 0) init.body = new Uint8Array(request.body);
+
+          // Invitations are made only by POST /api/organization/{id}/invite, which checks the role, membership and
+          // the plan's seats under the organisation's lock; better-auth's own endpoint would skip all of that.
+          if (url.pathname === INVITE_MEMBER_PATH) {
+            throw ApiError.notFound("No API route here: invite members with POST /api/organization/{organizationId}/invite.");
+          }
 
           // A password sign-in takes a place in the throttle first; refused while the account or the client is at the limit.
           let throttled: string[] | null = null;

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { Db } from "../db/client";
 import type { Role } from "../../contract";
 import type { OrgScope } from "../data/orgScope";
 
@@ -19,6 +20,11 @@ export interface InvitationRequest {
   email: string;
   role: Role;
   log: FastifyBaseLogger;
+  /**
+   * The route's transaction (it holds the organisation's row lock and checked the plan's seats): `scope`
+   * is on it, and any other read of the invitation goes through it too (PGlite has one connection).
+   */
+  tx?: Db;
 }
 
 /** One interface for both sign-in services (ARCHITECTURE.md §2): local accounts or Clerk. */

@@ -22,6 +22,8 @@ import { agents, calls, phoneNumbers } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { VoiceProviderError, type PhoneCallRequest, type VoiceProvider } from "../voice/types";
 import { reserveCall, lockOrganisationForCalls, type WalletPolicy } from "../wallet/wallet";
+import { gateCall } from "../billing/call-gate";
+import type { PlanSettings } from "../billing/plan-limits";
 import { assertNumberBelowHourlyLimit } from "./limits";
 import type { CallRow } from "./repository";
 
@@ -31,6 +33,8 @@ export interface CallContext {
   db: Db;
   voice: VoiceProvider;
   wallet: WalletPolicy;
+  /** The plan rules (the call gate's concurrent calls). */
+  plans: PlanSettings;
   log: FastifyBaseLogger;
 }
 
@@ -120,7 +124,8 @@ export async function placeOutboundCall(ctx: CallContext, input: OutboundCall): 
       publicRequest: publicRequest !== undefined,
       startedAt: new Date(),
     });
-  const reserved = await reserveCall(ctx.db, agent.orgId, ctx.wallet, insertQueued, numberLimit);
+  const gate = (tx: Db) => gateCall(tx, { orgId: agent.orgId, agentId: agent.id }, ctx.plans, ctx.wallet);
+  const reserved = await reserveCall(ctx.db, agent.orgId, ctx.wallet, insertQueued, numberLimit, gate);
   if (!reserved) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
 
   // From here a failure removes the queued row again: a refused call leaves nothing behind.

@@ -39,6 +39,8 @@ import type { Db } from "../db/client";
 import { agents, campaignContacts, campaigns, dncNumbers, phoneNumbers } from "../db/schema";
 import { spendCapDetail, spendCapRoom } from "../billing/spend-caps";
 import { microsToUsd } from "../wallet/money";
+import { PLANS, type PlanId } from "../../contract/plans";
+import { activeCalls, currentPlan } from "../billing/plan-limits";
 import { affordableCalls, CALL_HOLD_WINDOW_MS, lockOrganisation, type WalletPolicy } from "../wallet/wallet";
 import { autoPause, PAUSE_REASONS } from "./auto-pause";
 import { recordCampaignEvent } from "./events";
@@ -56,7 +58,10 @@ const PICK_ROUNDS = 3;
 export interface ClaimSettings {
   diallerId: string;
   leaseMs: number;
+  /** The install's capacity (ORG_CONCURRENT_CALLS): the bound for a plan without a concurrent-call limit (Enterprise). */
   orgConcurrentCalls: number;
+  /** DEFAULT_PLAN: when given, the organisation's plan's concurrent calls bound the claim instead (calls of every kind count). */
+  defaultPlan?: PlanId;
   wallet: WalletPolicy;
   isSandbox: boolean;
 }
@@ -207,6 +212,19 @@ async function timeUntimed(tx: Db, campaign: CampaignRow, now: number): Promise<
   await writeContactChanges(tx, changes, new Date(now));
 }
 
+/**
+ * The organisation's free places: its plan's concurrent calls less its calls not ended (phone, web,
+ * public and campaign alike; activeCalls), or for a plan without a limit (Enterprise) the install's
+ * capacity (ORG_CONCURRENT_CALLS) less the campaign lines on it.
+ */
+async function organisationRoom(tx: Db, orgId: string, settings: ClaimSettings, organisationLines: number): Promise<number> {
+  if (!settings.defaultPlan) return settings.orgConcurrentCalls - organisationLines;
+  const plan = await currentPlan(tx, orgId, { defaultPlan: settings.defaultPlan, installConcurrentCalls: settings.orgConcurrentCalls });
+  const limit = PLANS[plan].limits.concurrent_calls;
+  if (limit === null) return settings.orgConcurrentCalls - organisationLines;
+  return limit - Math.max(organisationLines, await activeCalls(tx, orgId));
+}
+
 /** Runs the claim for one campaign (see the file comment). */
 export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: string }, settings: ClaimSettings, nowMs: number): Promise<ClaimResult> {
   return db.transaction(async (tx): Promise<ClaimResult> => {
@@ -247,7 +265,7 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
     const leaseUntil = new Date(nowMs + settings.leaseMs);
     const result = (): ClaimResult => ({ kind: "claimed", campaign, agent, phoneNumber, calls: claimed, leaseUntil, lockedAt });
     const facts = await claimFacts(tx, campaign, settings.wallet.callHoldMicros > 0 ? new Date(nowMs - CALL_HOLD_WINDOW_MS) : null);
-    let free = Math.min(campaign.maxConcurrency - facts.campaignLines, settings.orgConcurrentCalls - facts.organisationLines);
+    let free = Math.min(campaign.maxConcurrency - facts.campaignLines, await organisationRoom(tx, campaign.orgId, settings, facts.organisationLines));
     if (free <= 0) return result();
 
     if (facts.failed >= CIRCUIT_BREAKER_FAILED) {

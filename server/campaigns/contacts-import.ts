@@ -16,6 +16,13 @@
  *   contacts, and status queued with ready_at (readiness.ts), or needs_timezone when it has no zone
  *   and the campaign no fallback.
  * Rows go in with multi-row INSERTs of IMPORT_CHUNK rows (orgScope.insertMany).
+ *
+ * The plan's campaign_contacts limit (contract/plans.ts): an import that would take the campaign past it
+ * is refused whole (403 plan_limit_reached with planLimitDetail's sentence), as one past
+ * CAMPAIGN_CONTACTS_MAX is: nothing is stored, so the person can trim the file or upgrade and upload the
+ * same file again, instead of finding out later which rows were dropped. The count is of the contacts
+ * that would be stored (new numbers, do-not-call ones included; duplicates and invalid rows are not),
+ * taken under the organisation's row lock, so two imports at once cannot both pass the last places.
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -32,6 +39,8 @@ import {
   type ContactImportReport,
 } from "../../contract/campaign";
 import { ERROR_CODES } from "../../contract/errors";
+import { PLANS } from "../../contract/plans";
+import { lockedPlan, planLimitError, type PlanSettings } from "../billing/plan-limits";
 import { isTimeZoneName } from "../../contract/time-zone-name";
 import { orgScope, type OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
@@ -175,6 +184,8 @@ export interface ImportContext {
   scope: OrgScope;
   userId: string;
   signals: CampaignSignals;
+  /** The plan rules (DEFAULT_PLAN): the plan's contacts per campaign. */
+  plans: PlanSettings;
 }
 
 /** Checks, dedupes and stores the rows (see the file comment). */
@@ -199,6 +210,8 @@ export async function importContacts(ctx: ImportContext, campaignId: string, inp
 
   const answer = await ctx.db.transaction(async (tx) => {
     const scope = orgScope(tx, ctx.scope.orgId);
+    // The organisation's row first (the lock order of every writer: organisation, then campaign).
+    const plan = await lockedPlan(tx, scope.orgId, ctx.plans);
     const campaign = await lockCampaign(tx, scope, campaignId);
     if (!campaign) throw campaignNotFound();
     if (!CONTACT_IMPORT_STATUSES.includes(campaign.status as CampaignStatus)) {
@@ -217,13 +230,15 @@ export async function importContacts(ctx: ImportContext, campaignId: string, inp
     if (count + fresh.length > CAMPAIGN_CONTACTS_MAX) {
       throw badRequest(`A campaign holds at most ${CAMPAIGN_CONTACTS_MAX.toLocaleString("en-US")} contacts: it has ${count.toLocaleString("en-US")}, and this import would add ${fresh.length.toLocaleString("en-US")}.`);
     }
+    const planLimit = PLANS[plan].limits.campaign_contacts;
+    if (planLimit !== null && fresh.length > 0 && count + fresh.length > planLimit) throw planLimitError("campaign_contacts", plan);
 
     const now = new Date();
-    const plan = readinessPlanner(campaign, now.getTime());
+    const planner = readinessPlanner(campaign, now.getTime());
     const rows = fresh.map((contact, index) => {
       const numberZones = numberTimeZones(contact.e164);
       const onList = listed.has(contact.e164);
-      const readiness = onList ? { status: "dnc", readyAt: null } : plan({ timezone: contact.timezone, numberZones });
+      const readiness = onList ? { status: "dnc", readyAt: null } : planner({ timezone: contact.timezone, numberZones });
       if (onList) report.dnc++;
       else {
         report.accepted++;

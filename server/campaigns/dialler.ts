@@ -146,6 +146,7 @@ export function createDialler(options: DiallerOptions): Dialler {
     diallerId: id,
     leaseMs,
     orgConcurrentCalls: config.campaigns.orgConcurrentCalls,
+    defaultPlan: config.billing.defaultPlan,
     wallet: walletPolicy(config),
     isSandbox: voice.mode === "sandbox",
   };

@@ -5,6 +5,7 @@
  * a pause, an edit or a cancel and a claim take turns, and a failed request changes nothing. The
  * dialler is nudged (signals.changed) after the transaction commits.
  */
+import type { PlanSettings } from "../billing/plan-limits";
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
@@ -37,9 +38,11 @@ export interface CampaignContext {
   db: Db;
   scope: OrgScope;
   userId: string;
-  /** config.campaigns.orgConcurrentCalls: max_concurrency's upper bound. */
+  /** max_concurrency's upper bound: the plan's concurrent calls (ORG_CONCURRENT_CALLS for a plan without a limit). */
   concurrencyLimit: number;
   signals: CampaignSignals;
+  /** The plan rules (DEFAULT_PLAN): the contact import's plan limit. */
+  plans: PlanSettings;
 }
 
 export type NewCampaign = z.output<typeof campaignCreateSchema>;
@@ -54,7 +57,7 @@ export const stateConflict = (status: string, detail: string) => new ApiError(40
 const invalid = (detail: string) => new ApiError(400, ERROR_CODES.validation, detail);
 
 function checkConcurrency(value: number, limit: number): void {
-  if (value > limit) throw invalid(`max_concurrency: may be at most ${limit}, the organisation's limit of calls at once (ORG_CONCURRENT_CALLS)`);
+  if (value > limit) throw invalid(`max_concurrency: may be at most ${limit}, the organisation's limit of calls at once (its plan's concurrent calls; ORG_CONCURRENT_CALLS without a plan limit)`);
 }
 
 async function checkAgent(scope: OrgScope, id: string | null | undefined): Promise<void> {

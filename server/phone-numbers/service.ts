@@ -15,6 +15,7 @@
  * Carrier credentials are sealed (AES-256-GCM, server/crypto/credentials.ts) with the row's id as
  * associated data, and opened only to hand them to the provider.
  */
+import { assertPhoneNumberAvailable, type PlanSettings } from "../billing/plan-limits";
 import { randomInt, randomUUID } from "node:crypto";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -46,6 +47,8 @@ export interface PhoneNumberContext {
   voice: VoiceProvider;
   box: SecretBox;
   log: FastifyBaseLogger;
+  /** The plan rules (DEFAULT_PLAN): a new number beyond the plan's limit is refused (403 plan_limit_reached). */
+  plans: PlanSettings;
 }
 
 export type NewPhoneNumber = z.output<typeof phoneNumberCreateSchema>;
@@ -64,6 +67,8 @@ export async function createPhoneNumber(ctx: PhoneNumberContext, input: NewPhone
     throw new ApiError(400, ERROR_CODES.validation, "number: Vapi picks the digits of a vapi number: send area_code (e.g. 415) instead of number");
   }
   const agent = input.agent_id ? await requireAgent(ctx.scope, input.agent_id) : null;
+  // Refused before the provider is asked when the plan is full already; checked again under the lock where it is inserted.
+  await ctx.db.transaction((tx) => assertPhoneNumberAvailable(tx, ctx.scope.orgId, ctx.plans));
 
   let number = input.number ?? null;
   if (number === null && !vapiMode) number = await sandboxNumber(ctx.scope, input.area_code ?? "555");
@@ -90,7 +95,8 @@ export async function createPhoneNumber(ctx: PhoneNumberContext, input: NewPhone
 
   try {
     if (!finalNumber) throw ApiError.upstream("The voice provider did not say which number it assigned. Try again later.");
-    return await inOrgTransaction(ctx, async (scope) => {
+    return await inOrgTransaction(ctx, async (scope, tx) => {
+      await assertPhoneNumberAvailable(tx, scope.orgId, ctx.plans);
       const current = await findDefaultPhoneNumber(scope);
       const isDefault = input.isDefault === true || !current;
       if (isDefault && current) await scope.update(phoneNumbers, { isDefault: false, updatedAt: new Date() }, eq(phoneNumbers.isDefault, true));
@@ -231,11 +237,11 @@ const credentialsContext = (id: string) => `phone_numbers:${id}:credentials`;
  * Runs `work` in a transaction holding the organisation's row lock, so writes that move the default
  * take turns (and a reader never sees two defaults or none in between).
  */
-async function inOrgTransaction<T>(ctx: PhoneNumberContext, work: (scope: OrgScope) => Promise<T>): Promise<T> {
+async function inOrgTransaction<T>(ctx: PhoneNumberContext, work: (scope: OrgScope, tx: Db) => Promise<T>): Promise<T> {
   const orgId = ctx.scope.orgId;
   return ctx.db.transaction(async (tx) => {
     await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
-    return work(orgScope(tx, orgId));
+    return work(orgScope(tx, orgId), tx);
   });
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { planSettings } from "../billing/plan-limits";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -66,7 +67,8 @@ const VERBS: Partial<Record<Action, string>> = { list: "view", show: "view", cre
 /** /agent routes (spec §7): CRUD, templates, appointment toggle, clone, public profile. */
 export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; box: SecretBox }> = async (app, { db, voice, box }) => {
   /** The numbers that answer with this agent follow its assistant (server/phone-numbers/service.ts). */
-  const numbersOf = (ctx: AgentContext) => ({ db, scope: ctx.scope, voice, box, log: ctx.log });
+  const plans = planSettings(app.config);
+  const numbersOf = (ctx: AgentContext) => ({ db, scope: ctx.scope, voice, box, log: ctx.log, plans });
 
   /** Saves, then re-points the provider's numbers when the provider gave the agent a new assistant. */
   async function save(ctx: AgentContext, before: AgentRow, changes: Parameters<typeof updateAgent>[2]): Promise<AgentRow> {
@@ -85,7 +87,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; 
     const identity = request.requireIdentity();
     const scope = request.requireOrg();
     if (!can(identity.role, "agent", action)) throw ApiError.forbidden(`Your role may not ${VERBS[action] ?? action} agents.`);
-    return { scope, voice, log: request.log, userId: identity.userId };
+    return { db, scope, voice, log: request.log, plans, userId: identity.userId };
   }
 
   /** One of the caller's organisation's agents; another organisation's answers as if it did not exist. */

@@ -24,6 +24,7 @@ import { callQuery, countCallsExactly, listCalls } from "../calls/list";
 import { CallListAnswers } from "../calls/list-cache";
 import { appointmentIdsOfCall } from "../calendar/appointments";
 import { agentNameOf, countAgentCallsSince, findCall, toApiCall, toApiCallListItem } from "../calls/repository";
+import { planSettings } from "../billing/plan-limits";
 import { assertToolsValid, placeOutboundCall, type CallContext } from "../calls/service";
 import type { AppConfig } from "../config";
 import { orgScope } from "../data/orgScope";
@@ -48,9 +49,10 @@ const callNotFound = () => ApiError.notFound("Call not found");
 export const callRoutes: FastifyPluginAsyncZod<{ db: Db; voice: VoiceProvider; config: AppConfig }> = async (app, { db, voice, config }) => {
   const limits = config.calls;
   const wallet = walletPolicy(config);
+  const plans = planSettings(config);
 
   function context(request: FastifyRequest): CallContext {
-    return { db, voice, log: request.log, wallet };
+    return { db, voice, log: request.log, wallet, plans };
   }
 
   const filtersDescription =

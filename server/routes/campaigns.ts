@@ -34,6 +34,7 @@
  * - progress: calls placed, ended and answered per bucket from the campaign's start (the bucket size
  *   grows with the campaign's span: at most 120 points); events: the newest 100.
  */
+import { concurrentCallCapacity, currentPlan, planSettings } from "../billing/plan-limits";
 import multipart from "@fastify/multipart";
 import { eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
@@ -105,13 +106,16 @@ const ACTION_SUMMARY: Record<CampaignAction, [string, string]> = {
 };
 
 export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = async (app, { db, config, signals }) => {
-  const concurrencyLimit = config.campaigns.orgConcurrentCalls;
+  const installConcurrency = config.campaigns.orgConcurrentCalls;
+  const plans = planSettings(config);
 
-  function allowed(request: FastifyRequest, action: Action): CampaignContext {
+  /** The role's permission, then the organisation's limit of calls at once: its plan's (ORG_CONCURRENT_CALLS for a plan without one). */
+  async function allowed(request: FastifyRequest, action: Action): Promise<CampaignContext> {
     const identity = request.requireIdentity();
     const scope = request.requireOrg();
     if (!can(identity.role, "campaign", action)) throw ApiError.forbidden(`Your role may not ${VERBS[action] ?? action} campaigns.`);
-    return { db, scope, userId: identity.userId, concurrencyLimit, signals };
+    const concurrencyLimit = concurrentCallCapacity(await currentPlan(db, scope.orgId, plans), plans);
+    return { db, scope, userId: identity.userId, concurrencyLimit, signals, plans };
   }
 
   async function ownCampaign(ctx: CampaignContext, id: string) {
@@ -120,7 +124,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
     return row;
   }
 
-  const answer = async (ctx: CampaignContext, row: CampaignRow) => ({ data: (await toApiCampaigns(db, ctx.scope, [row], concurrencyLimit))[0]! });
+  const answer = async (ctx: CampaignContext, row: CampaignRow) => ({ data: (await toApiCampaigns(db, ctx.scope, [row], ctx.concurrencyLimit))[0]! });
 
   app.get(
     CAMPAIGN_PATHS.list,
@@ -135,10 +139,10 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const ctx = allowed(request, "list");
+      const ctx = await allowed(request, "list");
       const { page, limit } = request.query;
       const { rows, total } = await listCampaigns(ctx.scope, request.query);
-      return { data: await toApiCampaigns(db, ctx.scope, rows, concurrencyLimit), total, page, limit };
+      return { data: await toApiCampaigns(db, ctx.scope, rows, ctx.concurrencyLimit), total, page, limit };
     },
   );
 
@@ -150,13 +154,13 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
         security,
         summary: "Create a campaign (a draft)",
         description:
-          `agent_id and phone_number_id must be the organisation's own (400 otherwise) and may come later; max_concurrency is 1 to the organisation's limit (ORG_CONCURRENT_CALLS, now ${concurrencyLimit}).`,
+          `agent_id and phone_number_id must be the organisation's own (400 otherwise) and may come later; max_concurrency is 1 to the organisation's limit of calls at once: its plan's concurrent calls (ORG_CONCURRENT_CALLS, now ${installConcurrency}, for a plan without a limit).`,
         body: campaignCreateSchema,
         response: { 201: campaignResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const ctx = allowed(request, "create");
+      const ctx = await allowed(request, "create");
       const row = await createCampaign(ctx, request.body);
       return reply.status(201).send(await answer(ctx, row));
     },
@@ -166,7 +170,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
     "/campaign/:id",
     { schema: { tags, security, summary: "One campaign", params: campaignIdParamsSchema, response: { 200: campaignResponseSchema, ...errors } } },
     async (request) => {
-      const ctx = allowed(request, "show");
+      const ctx = await allowed(request, "show");
       return answer(ctx, await ownCampaign(ctx, request.params.id));
     },
   );
@@ -188,7 +192,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const ctx = allowed(request, "edit");
+      const ctx = await allowed(request, "edit");
       return answer(ctx, await updateCampaign(ctx, request.params.id, request.body));
     },
   );
@@ -206,7 +210,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const ctx = allowed(request, "delete");
+      const ctx = await allowed(request, "delete");
       await deleteCampaign(ctx, request.params.id);
       return { data: { id: request.params.id } };
     },
@@ -229,7 +233,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
         },
       },
       async (request) => {
-        const ctx = allowed(request, "edit");
+        const ctx = await allowed(request, "edit");
         return answer(ctx, await transitionCampaign(ctx, request.params.id, action));
       },
     );
@@ -249,7 +253,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const ctx = allowed(request, "show");
+      const ctx = await allowed(request, "show");
       const campaign = await ownCampaign(ctx, request.params.id);
       const { page, limit } = request.query;
       const { data, total } = await listContacts(db, ctx.scope, campaign, request.query);
@@ -284,7 +288,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
       async (request) => {
         checkJsonOrUpload(request, "contacts");
-        const ctx = allowed(request, "edit");
+        const ctx = await allowed(request, "edit");
         await ownCampaign(ctx, request.params.id);
         const rows = request.isMultipart() ? contactRowsFromCsv(await readCsvUpload(request, CONTACT_IMPORT_MAX_BYTES, "contacts")) : contactRowsFromJson(request.body);
         return { data: await importContacts(ctx, request.params.id, rows) };
@@ -308,7 +312,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const ctx = allowed(request, "show");
+      const ctx = await allowed(request, "show");
       const campaign = await ownCampaign(ctx, request.params.id);
       const total = await ctx.scope.count(campaignContacts, eq(campaignContacts.campaignId, campaign.id));
       const stream = await contactsCsvStream(db, ctx.scope, campaign);
@@ -335,7 +339,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const ctx = allowed(request, "show");
+      const ctx = await allowed(request, "show");
       const campaign = await ownCampaign(ctx, request.params.id);
       return { data: await campaignProgress(db, ctx.scope, campaign) };
     },
@@ -354,7 +358,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const ctx = allowed(request, "show");
+      const ctx = await allowed(request, "show");
       await ownCampaign(ctx, request.params.id);
       return { data: await campaignEventList(db, ctx.scope, request.params.id) };
     },

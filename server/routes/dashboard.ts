@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { planSettings } from "../billing/plan-limits";
+import { dashboardPlan } from "../billing/subscription";
 import { can, errorBodySchema } from "../../contract";
 import { DASHBOARD_DEFAULT_DAYS, DASHBOARD_MAX_DAYS, dashboardPath, dashboardQuerySchema, dashboardResponseSchema } from "../../contract/dashboard";
 import type { AppConfig } from "../config";
@@ -9,6 +11,7 @@ import { walletPolicy } from "../wallet/wallet";
 
 /** GET /dashboard/ (spec §7): how the active organisation's calls went over a period (members and admins). */
 export const dashboardRoutes: FastifyPluginAsyncZod<{ db: Db; config: AppConfig }> = async (app, { db, config }) => {
+  const plans = planSettings(config);
   const wallet = walletPolicy(config);
 
   app.get(
@@ -33,7 +36,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ db: Db; config: AppConfig 
       const identity = request.requireIdentity();
       const scope = request.requireOrg();
       if (!can(identity.role, "dashboard", "list")) throw ApiError.forbidden("Your role may not view the dashboard.");
-      return { data: await readDashboard(db, { orgId: scope.orgId, query: request.query, wallet }) };
+      const [dashboard, plan] = await Promise.all([readDashboard(db, { orgId: scope.orgId, query: request.query, wallet }), dashboardPlan(db, scope.orgId, plans)]);
+      return { data: { ...dashboard, plan } };
     },
   );
 };

@@ -1,4 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
+import { orgScope } from "../data/orgScope";
+import { assertSeatAvailable, planSettings } from "../billing/plan-limits";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   can,
@@ -23,6 +25,7 @@ const organizationNotFound = () => ApiError.notFound("Organisation not found");
  * /api/organization/settings (the active organisation's settings: its time zone).
  */
 export const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; provider: AuthProvider }> = async (app, { db, provider }) => {
+  const plans = planSettings(app.config);
   app.get(
     organizationSettingsPath,
     {
@@ -112,7 +115,12 @@ export const organizationRoutes: FastifyPluginAsyncZod<{ db: Db; provider: AuthP
       if ((await scope.count(memberships, inArray(memberships.userId, sameEmail))) > 0) {
         throw ApiError.conflict(`${email} is already a member of this organisation.`);
       }
-      const { invitationUrl } = await provider.invite({ scope, inviterUserId: identity.userId, email, role: request.body.role, log: request.log });
+      // The plan's seats (members and pending invitations) are checked and the invitation made under the
+      // organisation's row lock, in one transaction: invitations at once take turns (plan-limits.ts).
+      const { invitationUrl } = await db.transaction(async (tx) => {
+        await assertSeatAvailable(tx, scope.orgId, plans, email);
+        return provider.invite({ scope: orgScope(tx, scope.orgId), tx, inviterUserId: identity.userId, email, role: request.body.role, log: request.log });
+      });
       return { status: "success" as const, ...(invitationUrl ? { invitation_url: invitationUrl } : {}) };
     },
   );

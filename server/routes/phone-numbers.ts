@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { planSettings } from "../billing/plan-limits";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   NO_DEFAULT_PHONE_NUMBER,
@@ -48,11 +49,12 @@ export const phoneNumberRoutes: FastifyPluginAsyncZod<PhoneNumberRoutesOptions> 
     app.log.warn("carrier credentials are encrypted with a key derived from DATA_DIR/auth-secret: set CREDENTIALS_ENCRYPTION_KEY when several processes or machines share the database");
   }
 
+  const plans = planSettings(config);
   function allowed(request: FastifyRequest, action: Action): PhoneNumberContext {
     const identity = request.requireIdentity();
     const scope = request.requireOrg();
     if (!can(identity.role, "phonenumber", action)) throw ApiError.forbidden(`Your role may not ${VERBS[action] ?? action} phone numbers.`);
-    return { db, scope, voice, box, log: request.log };
+    return { db, scope, voice, box, log: request.log, plans };
   }
 
   async function ownNumber(ctx: PhoneNumberContext, id: string) {

@@ -43,6 +43,8 @@ import {
 } from "../voice/sandbox-calls";
 import { orgScope } from "../data/orgScope";
 import type { VoiceProvider } from "../voice/types";
+import { gateCall } from "../billing/call-gate";
+import { planSettings } from "../billing/plan-limits";
 import { reserveCall, walletPolicy } from "../wallet/wallet";
 import { findLinkBySlug, insertLink, linkVariables, listLinks, toApiLink, toWebCallDetails, type LinkAgent, type WebCallLinkRow } from "../web-calls/links";
 
@@ -100,6 +102,7 @@ export const webCallRoutes: FastifyPluginAsyncZod<WebCallRoutesOptions> = async 
   { db, voice, publicRateLimitPerMinute = 120, sandboxCallsPerMinute },
 ) => {
   const wallet = walletPolicy(app.config);
+  const plans = planSettings(app.config);
   function allowed(request: FastifyRequest, action: keyof typeof PERMISSION): { scope: OrgScope; userId: string } {
     const identity = request.requireIdentity();
     const scope = request.requireOrg();
@@ -268,6 +271,8 @@ export const webCallRoutes: FastifyPluginAsyncZod<WebCallRoutesOptions> = async 
           isSandbox: true,
           startedAt: new Date(startedAt),
         }),
+        undefined,
+        (tx) => gateCall(tx, { orgId: agent.orgId, agentId: agent.id }, plans, wallet),
       );
       if (!reserved) throw new ApiError(403, ERROR_CODES.insufficientBalance, INSUFFICIENT_BALANCE_DETAIL);
       await sandbox.send(sandboxInProgressEvent(call));

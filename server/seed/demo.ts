@@ -16,7 +16,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { and, count, eq, sql } from "drizzle-orm";
 import { isLoopbackHost, PUBLISHED_DEMO_PASSWORD, type AppConfig } from "../config";
 import type { Db } from "../db/client";
-import { accounts, memberships, organizations, sessions, users } from "../db/schema";
+import { accounts, billingAccounts, memberships, organizations, sessions, users } from "../db/schema";
 import { describeDemoData, generateDemoData, insertDemoData, type DemoDataSummary } from "./demo-calls";
 import { generateDemoAppointments, insertDemoAppointments } from "./demo-appointments";
 import { generateDemoCampaigns, insertDemoCampaigns } from "./demo-campaigns";
@@ -107,6 +107,10 @@ export async function seedDemo(db: Db, config: AppConfig, options: SeedDemoOptio
     await tx.insert(accounts).values({ id: randomUUID(), accountId: userId, providerId: "credential", userId, password: passwordHash });
     await tx.insert(organizations).values({ id: orgId, name: DEMO_ORGANISATION.name, slug });
     await tx.insert(memberships).values({ id: randomUUID(), orgId, userId, role: "admin" });
+    // The demo's data is over Free's limits: on a Free install it is on Starter (a sandbox plan, no
+    // subscription at the provider: a change of plan from it goes through checkout), else on DEFAULT_PLAN.
+    const plan = config.billing.defaultPlan === "free" ? "starter" : config.billing.defaultPlan;
+    await tx.insert(billingAccounts).values({ orgId, plan, subscriptionStatus: "active", currentPeriodEnd: plan === "starter" ? new Date(Date.now() + 30 * 86_400_000) : null });
     if (options.withData === false) return;
     const started = performance.now();
     const now = options.now ?? new Date();

@@ -110,18 +110,22 @@ export async function lockOrganisationForCalls(tx: Db, orgId: string): Promise<v
  * Checks the organisation can afford one more call and, if so, runs `record` (which inserts the
  * queued call) in the same transaction, under the organisation's row lock. Answers false, writing
  * nothing, when it cannot. `firstCheck` runs first in the same transaction (under the lock) and
- * refuses by throwing, which also writes nothing (the public calls' per-number limit).
+ * refuses by throwing, which also writes nothing (the public calls' per-number limit). `gate` (the
+ * call gate: the plan's concurrent calls and the spend caps, server/billing/call-gate.ts) runs next and
+ * also refuses by throwing (403 plan_limit_reached / spend_cap_reached).
  */
 export async function reserveCall(
   db: Db,
   orgId: string,
   policy: WalletPolicy,
   record: (tx: Db) => Promise<unknown>,
-  firstCheck?: (tx: Db) => Promise<void>,
+  firstCheck: ((tx: Db) => Promise<void>) | undefined,
+  gate: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     await lockOrganisation(tx, orgId);
     await firstCheck?.(tx);
+    await gate(tx);
     if (!(await affords(tx, orgId, policy))) return false;
     await record(tx);
     return true;

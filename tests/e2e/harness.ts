@@ -66,6 +66,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       VAPI_PRIVATE_KEY: "",
       SEED_DEMO: "true",
       LOG_LEVEL: "warn",
+      // No plan limits (as testConfig does for the server tests): the browser tests make agents, numbers,
+      // invitations and calls in fresh organisations and in the demo one beyond Free's (and the demo's
+      // Starter's) limits. A test of the plans passes DEFAULT_PLAN itself.
+      DEFAULT_PLAN: "enterprise",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

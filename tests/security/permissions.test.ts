@@ -92,6 +92,12 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "GET /api/billing/usage": ["billing", "show"],
   "GET /api/billing/spend-caps": ["billing", "list"],
   "PUT /api/billing/spend-caps": ["billing", "edit"],
+  // Plans and the subscription (issue 15): members read, admins change the plan and open the provider's portal.
+  "GET /api/subscription/plans": ["subscription", "list"],
+  "GET /api/subscription/": ["subscription", "show"],
+  "GET /api/subscription/preview": ["subscription", "show"],
+  "POST /api/subscription/change": ["subscription", "edit"],
+  "POST /api/subscription/portal": ["subscription", "manage"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -114,6 +120,8 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/calendar/google/callback": (r) => r.googleCallback,
   "POST /api/calendar/feed/rotate": () => ({}),
   "PUT /api/billing/spend-caps": () => ({ caps: [{ scope: "organization", period: "day", limit_usd: 5 }] }),
+  "POST /api/subscription/change": () => ({ plan: "pro" }),
+  "POST /api/subscription/portal": () => ({}),
 };
 
 let world: World;

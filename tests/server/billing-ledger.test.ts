@@ -290,6 +290,7 @@ describe("spend caps", () => {
           org.orgId,
           policy,
           (tx) => tx.insert(calls).values({ id: randomUUID(), orgId: org.orgId, type: "outbound", status: "queued", agentId: agent.id, startedAt: new Date() }),
+          undefined,
           (tx) => assertUnderSpendCaps(tx, org.orgId, agent.id, policy),
         ),
       ),

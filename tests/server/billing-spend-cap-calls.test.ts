@@ -1,19 +1,15 @@
 /**
  * N concurrent POST /api/call/ against a spend cap with room for K calls: exactly K are placed, the
  * others answer 403 spend_cap_reached with the cap's sentence. The cap is checked in reserveCall's
- * transaction under the organisation's row lock by server/billing/call-gate.ts gateCall, which the plans
- * work wires into reserveCall: until that is merged this file is skipped (GATE_WIRED), and it must run
- * (and pass) once it is. Run it with TEST_DATABASE_URL for PostgreSQL, where the requests truly race.
+ * transaction under the organisation's row lock by server/billing/call-gate.ts gateCall, which every
+ * caller of reserveCall passes. Run it with TEST_DATABASE_URL for PostgreSQL, where the requests truly race.
  */
-import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
 import { addPhoneNumber, createAgent, newOrganisation } from "./calls-fixtures";
 import { bearer, buildTestApp, migratedDatabase } from "./helpers";
 
-const GATE_WIRED = /gateCall\(/.test(readFileSync(new URL("../../server/wallet/wallet.ts", import.meta.url), "utf8")) ||
-  /gateCall\(/.test(readFileSync(new URL("../../server/calls/service.ts", import.meta.url), "utf8"));
 
 let database: Database;
 let app: FastifyInstance;
@@ -28,7 +24,7 @@ afterAll(async () => {
   await database.close();
 });
 
-describe.skipIf(!GATE_WIRED)("spend caps on POST /api/call/", () => {
+describe("spend caps on POST /api/call/", () => {
   it("8 requests at once against a daily cap with room for 3: exactly 3 are placed, 5 answer 403 spend_cap_reached", async () => {
     const org = await newOrganisation(app);
     const agent = await createAgent(app, org.token, { agent_name: "Race desk" });
