@@ -8,7 +8,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { billingAccounts, topUps } from "../db/schema";
+import { billingAccounts, organizations, topUps } from "../db/schema";
 import type { WalletPolicy } from "../wallet/wallet";
 import { recordReloadFailure } from "./auto-reload";
 import { recordDocument } from "./documents";
@@ -136,7 +136,7 @@ async function recordInvoice(tx: Db, invoice: Obj, isSandbox: boolean): Promise<
     }
   }
   if (!orgId) return;
-  const [exists] = await tx.select({ orgId: billingAccounts.orgId }).from(billingAccounts).where(eq(billingAccounts.orgId, orgId)).limit(1);
+  const [exists] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).limit(1);
   if (!exists) return;
   const cents = Number(invoice.amount_paid ?? invoice.total ?? 0);
   const lines = ((invoice.lines as Obj | undefined)?.data as Obj[] | undefined) ?? [];

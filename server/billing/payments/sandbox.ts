@@ -139,15 +139,32 @@ export class SandboxPaymentProvider implements SandboxPayments {
     return { object: object as StripeObject, extra: _sandbox ?? {}, orgId: row.orgId };
   }
 
-  /** Runs `make` once per idempotency key: a repeat answers the first result's object id. */
+  /**
+   * Runs `make` once per idempotency key, as Stripe does: the key is claimed first (insert … on conflict
+   * do nothing), so concurrent requests with one key make one object; the others wait for its result.
+   */
   private async once(key: string, make: () => Promise<string>): Promise<string> {
     const id = `idem_${key}`;
-    const [found] = await this.db.select().from(sandboxStripeObjects).where(and(eq(sandboxStripeObjects.id, id), eq(sandboxStripeObjects.object, "idempotency"))).limit(1);
-    if (found) return String((found.data as { result: string }).result);
-    const result = await make();
-    await this.db.insert(sandboxStripeObjects).values({ id, object: "idempotency", data: { result } }).onConflictDoNothing();
-    const [row] = await this.db.select().from(sandboxStripeObjects).where(eq(sandboxStripeObjects.id, id)).limit(1);
-    return String((row!.data as { result: string }).result);
+    const claimed = await this.db.insert(sandboxStripeObjects).values({ id, object: "idempotency", data: { result: null } }).onConflictDoNothing().returning({ id: sandboxStripeObjects.id });
+    if (claimed.length > 0) {
+      try {
+        const result = await make();
+        await this.db.update(sandboxStripeObjects).set({ data: { result }, updatedAt: new Date() }).where(eq(sandboxStripeObjects.id, id));
+        return result;
+      } catch (error) {
+        // A failed request does not hold its key (Stripe lets it be retried).
+        await this.db.delete(sandboxStripeObjects).where(eq(sandboxStripeObjects.id, id));
+        throw error;
+      }
+    }
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const [row] = await this.db.select().from(sandboxStripeObjects).where(eq(sandboxStripeObjects.id, id)).limit(1);
+      if (!row) return this.once(key, make);
+      const result = (row.data as { result: string | null }).result;
+      if (result) return result;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`The sandbox's request with idempotency key ${key} is still in progress.`);
   }
 
   private async emit(type: string, object: StripeObject, previous?: Record<string, unknown>, idempotencyKey: string | null = null): Promise<PaymentEvent> {
