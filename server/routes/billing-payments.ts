@@ -43,6 +43,11 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 const idParams = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
 const sessionParams = z.object({ id: z.string().trim().min(1).max(200) });
 const documentsQuerySchema = pagingQuerySchema({ maxLimit: 100, defaultLimit: 25 });
+/** Action routes take no fields: an empty JSON object, or no body at all (read as {}). */
+const actionBodySchema = z.strictObject({});
+const noBodyIsEmpty = async (request: FastifyRequest) => {
+  if (request.body === undefined) request.body = {};
+};
 
 const REFUSED: Partial<Record<Action, string>> = {
   show: "Your role may not view billing.",
@@ -118,6 +123,7 @@ export const billingPaymentRoutes: FastifyPluginAsyncZod<BillingPaymentRouteOpti
   app.post(
     billingPaths.topUpRefund,
     {
+      preValidation: noBodyIsEmpty,
       schema: {
         tags,
         security,
@@ -159,11 +165,13 @@ export const billingPaymentRoutes: FastifyPluginAsyncZod<BillingPaymentRouteOpti
   app.post(
     billingPaths.autoReloadConfirm,
     {
+      preValidation: noBodyIsEmpty,
       schema: {
         tags,
         security,
         summary: "Confirm auto-reload's card on-session (admin)",
         description: "When the card asked for authentication: a normal checkout top-up of the reload amount that saves the card again; once paid, auto-reload resumes.",
+        body: actionBodySchema,
         response: { 201: topUpCreatedSchema, ...errors, 409: errorBodySchema, 502: errorBodySchema },
       },
     },
@@ -248,11 +256,13 @@ export const billingPaymentRoutes: FastifyPluginAsyncZod<BillingPaymentRouteOpti
   app.post(
     billingPaths.portal,
     {
+      preValidation: noBodyIsEmpty,
       schema: {
         tags,
         security,
         summary: "The payment provider's customer portal (admin)",
         description: "Answers the URL to send the browser to (Stripe's portal; the sandbox's is /subscriptions?portal=sandbox).",
+        body: actionBodySchema,
         response: { 200: billingUrlResponseSchema, ...errors, 502: errorBodySchema },
       },
     },
@@ -329,12 +339,14 @@ export const billingPaymentRoutes: FastifyPluginAsyncZod<BillingPaymentRouteOpti
   app.post(
     billingPaths.sandboxCheckoutCancel,
     {
+      preValidation: noBodyIsEmpty,
       schema: {
         tags,
         security,
         summary: "Leave a sandbox checkout without paying (admin, sandbox payments only)",
         description: "The checkout expires (its top-up too); answers the checkout.",
         params: sessionParams,
+        body: actionBodySchema,
         response: { 200: sandboxCheckoutResponseSchema, ...errors },
       },
     },

@@ -13,7 +13,10 @@ import type { PaymentDeps } from "../../server/billing/top-ups";
 import type { AppConfig } from "../../server/config";
 import type { Database } from "../../server/db/client";
 import { billingAccounts, topUps } from "../../server/db/schema";
-import { newOrganisation } from "./calls-fixtures";
+import { randomUUID } from "node:crypto";
+import { orgScope } from "../../server/data/orgScope";
+import { calls } from "../../server/db/schema";
+import { endOfCallReport, newOrganisation, postWebhook, waitFor, WEBHOOK_SECRET } from "./calls-fixtures";
 import { addMember, bearer, buildTestApp, migratedDatabase } from "./helpers";
 import { balanceMicros, CARDS, expectLedgerInvariant, ledgerRows, payCheckout, readTopUp, startTopUp } from "./billing-pay-fixtures";
 
@@ -24,7 +27,7 @@ let deps: PaymentDeps;
 
 beforeAll(async () => {
   database = await migratedDatabase();
-  ({ app, config } = await buildTestApp(database));
+  ({ app, config } = await buildTestApp(database, { VAPI_WEBHOOK_SECRET: WEBHOOK_SECRET }));
   deps = { db: database.db, config, payments: app.payments };
 });
 afterAll(async () => {
@@ -152,5 +155,22 @@ describe("maybeAutoReload", () => {
     expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 10_000_000);
     const again = await putAutoReload(org.token, { enabled: true, amount_usd: 20, threshold_usd: 50 });
     expect(again.json().data).toMatchObject({ enabled: true, status: "ok", failures: 0 });
+  });
+
+  it("runs after a call's debit commits (the end-of-call report's ingest), without holding up the webhook's answer", async () => {
+    const org = await withCard(10);
+    expect((await putAutoReload(org.token, { enabled: true, amount_usd: 20, threshold_usd: 19.99 })).statusCode).toBe(200);
+    expect(await maybeAutoReload(deps, org.orgId)).toBe("not_needed");
+    const providerCallId = `vapi-${randomUUID()}`;
+    const callId = randomUUID();
+    await orgScope(database.db, org.orgId).insert(calls, { id: callId, type: "outbound", status: "in-progress", customerNumber: "+14155550100", providerCallId });
+    const report = await postWebhook(app, endOfCallReport({ providerCallId, callId, orgId: org.orgId }, { cost: 0.5 }));
+    expect(report.statusCode, report.body).toBe(200);
+    const [reload] = await waitFor(async () => {
+      const rows = (await reloads(org.orgId)).filter((row) => row.status === "paid");
+      return rows.length > 0 ? rows : null;
+    }, 10_000, "the auto-reload after the debit");
+    expect(reload).toMatchObject({ amountMicros: 20_000_000 });
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 10_000_000 - 500_000 + 20_000_000);
   });
 });
