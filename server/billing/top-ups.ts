@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { TopUp, TopUpKind, TopUpStatus } from "../../contract/billing";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
-import { billingAccounts, organizations, topUps, wallets } from "../db/schema";
+import { billingAccounts, billingDocuments, organizations, topUps, wallets } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { microsToUsd } from "../wallet/money";
 import { appendLedgerEntry, ensureWallet, walletPolicy, type WalletPolicy } from "../wallet/wallet";
@@ -129,7 +129,15 @@ export interface PaidDetails {
  */
 export async function creditTopUpOnce(tx: Db, topUpId: string, policy: WalletPolicy, paid: PaidDetails = {}): Promise<boolean> {
   const [row] = await tx.select().from(topUps).where(eq(topUps.id, topUpId)).for("update");
-  if (!row || row.status === "paid") return false;
+  if (!row) return false;
+  if (row.status === "paid") {
+    // Credited already (say by the webhook, which does not know Stripe's receipt): keep the receipt link a later path learnt.
+    if (paid.receiptUrl && !row.receiptUrl) {
+      await tx.update(topUps).set({ receiptUrl: paid.receiptUrl, updatedAt: new Date() }).where(eq(topUps.id, row.id));
+      await tx.update(billingDocuments).set({ url: paid.receiptUrl }).where(and(eq(billingDocuments.providerId, `receipt:${row.id}`), isNull(billingDocuments.url)));
+    }
+    return false;
+  }
   const paidAt = new Date();
   await tx
     .update(topUps)

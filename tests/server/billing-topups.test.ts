@@ -215,6 +215,21 @@ describe("credited exactly once", () => {
   });
 });
 
+describe("receipts", () => {
+  it("a receipt link learnt after the credit (the webhook does not carry Stripe's) is kept on the top-up and its receipt, crediting nothing more", async () => {
+    const org = await newOrganisation(app);
+    const { topUpId, sessionId } = await startTopUp(app, org.token, 10);
+    await payCheckout(app, org.token, sessionId);
+    expect((await readTopUp(app, org.token, topUpId)).receipt_url).toBeNull();
+    const link = "https://pay.stripe.com/receipts/payment/abc";
+    expect(await database.db.transaction((tx) => creditTopUpOnce(tx, topUpId, walletPolicy(config), { receiptUrl: link }))).toBe(false);
+    expect((await readTopUp(app, org.token, topUpId)).receipt_url).toBe(link);
+    const documents = await app.inject({ method: "GET", url: "/api/billing/documents", headers: bearer(org.token) });
+    expect(documents.json().data).toEqual([expect.objectContaining({ top_up_id: topUpId, url: link })]);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 10_000_000);
+  });
+});
+
 describe("POST /billing/top-up/{id}/refund", () => {
   it("refunds what is left by default, never more than paid less refunded nor than the balance; the ledger says refund", async () => {
     const org = await newOrganisation(app);
