@@ -133,10 +133,11 @@ describe("credited exactly once", () => {
     const sandbox = sandboxOf(app);
     const { topUpId, sessionId } = await startTopUp(app, org.token, 50);
     sandbox.holdEvents();
+    let held = 0;
     try {
       expect((await payCheckout(app, org.token, sessionId)).json().data.status).toBe("complete");
     } finally {
-      var held = sandbox.dropHeldEvents();
+      held = sandbox.dropHeldEvents();
     }
     expect(held).toBe(1);
     expect(await balanceMicros(database.db, org.orgId)).toBe(0);
