@@ -41,6 +41,7 @@ interface Private {
 const now = () => Math.floor(Date.now() / 1000);
 const token = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString("hex")}`;
 const DAY = 86_400;
+const EVENTS_KEPT = 1000;
 const MONTH = 30 * DAY;
 
 const DECLINES: Record<string, { code: string; declineCode: string; message: string }> = {
@@ -77,7 +78,7 @@ export class SandboxPaymentProvider implements SandboxPayments {
   private readonly log: FastifyBaseLogger | undefined;
   private delivery: SandboxDelivery | null = null;
   private held: string[] | null = null;
-  /** Every event made, in order (tests read them). */
+  /** The latest events made (at most EVENTS_KEPT), in order: tests read them. */
   readonly events: PaymentEvent[] = [];
 
   constructor(options: SandboxPaymentsOptions) {
@@ -178,6 +179,8 @@ export class SandboxPaymentProvider implements SandboxPayments {
       type,
     }) as unknown as PaymentEvent;
     this.events.push(event);
+    // A long-running sandbox keeps only the latest ones.
+    if (this.events.length > EVENTS_KEPT) this.events.splice(0, this.events.length - EVENTS_KEPT);
     const body = JSON.stringify(event);
     if (this.held) this.held.push(body);
     else await this.deliver(body);
