@@ -9,7 +9,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { billingAccounts, organizations, topUps } from "../db/schema";
-import type { WalletPolicy } from "../wallet/wallet";
+import { appendLedgerEntry, type WalletPolicy } from "../wallet/wallet";
 import { recordReloadFailure } from "./auto-reload";
 import { recordDocument } from "./documents";
 import type { PlanSettings } from "./plan-limits";
@@ -110,6 +110,8 @@ export async function dispatchPaymentEvent(tx: Db, event: PaymentEvent, ctx: Pay
       });
       return recorded ? "applied" : "ignored";
     }
+    case "charge.refunded":
+      return (await applyOutsideRefund(tx, object, ctx.wallet)) ? "applied" : "ignored";
     default:
       break;
   }
@@ -119,6 +121,38 @@ export async function dispatchPaymentEvent(tx: Db, event: PaymentEvent, ctx: Pay
     return handled ? "applied" : "ignored";
   }
   return "ignored";
+}
+
+/**
+ * A refund made at the provider (Stripe's dashboard) rather than through POST /billing/top-up/{id}/refund:
+ * the charge's amount_refunded passed what we recorded, so the wallet gives back the difference (kind
+ * refund). Our own refunds record theirs before asking the provider, so their charge.refunded finds
+ * nothing left to do.
+ */
+async function applyOutsideRefund(tx: Db, charge: Obj, wallet: WalletPolicy): Promise<boolean> {
+  const paymentIntentId = idOf(charge.payment_intent);
+  const chargeId = str(charge.id);
+  if (!paymentIntentId || !chargeId) return false;
+  const [row] = await tx.select().from(topUps).where(eq(topUps.paymentIntentId, paymentIntentId)).for("update");
+  if (!row || row.status !== "paid") return false;
+  const refundedMicros = Math.min(row.amountMicros, Math.round(Number(charge.amount_refunded ?? 0)) * 10_000);
+  const difference = refundedMicros - row.refundedMicros;
+  if (!Number.isSafeInteger(difference) || difference <= 0) return false;
+  const entry = await appendLedgerEntry(
+    tx,
+    {
+      orgId: row.orgId,
+      amountMicros: -difference,
+      kind: "refund",
+      description: `Refund of $${(difference / 1_000_000).toFixed(2)} made at the payment provider${row.isSandbox ? " (Sandbox)" : ""}`,
+      topUpId: row.id,
+      reference: `refund:${chargeId}:${refundedMicros}`,
+    },
+    wallet,
+  );
+  if (!entry) return false;
+  await tx.update(topUps).set({ refundedMicros, updatedAt: new Date() }).where(eq(topUps.id, row.id));
+  return true;
 }
 
 /** The invoice document of a paid invoice (once per invoice id): the organisation from metadata, else by customer. */

@@ -190,6 +190,27 @@ describe("POST /api/webhooks/stripe", () => {
     expect(Number(credits)).toBe(1);
   });
 
+  it("charge.refunded for a refund made at the provider (not through our API) debits the difference once; our own refunds are not counted twice", async () => {
+    const org = await newOrganisation(app);
+    const sandbox = sandboxOf(app);
+    const { topUpId, sessionId } = await startTopUp(app, org.token, 20);
+    await payCheckout(app, org.token, sessionId);
+    const ours = await app.inject({ method: "POST", url: `/api/billing/top-up/${topUpId}/refund`, headers: bearer(org.token), payload: { amount_usd: 5 } });
+    expect(ours.statusCode, ours.body).toBe(200);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(25_000_000);
+    const found = (await database.db.execute(sql`select payment_intent_id from top_ups where id = ${topUpId}`)) as unknown as { rows: { payment_intent_id: string }[] };
+    const paymentIntentId = found.rows[0]!.payment_intent_id;
+    const from = sandbox.events.length;
+    await sandbox.refund({ refundId: "dashboard-1", paymentIntentId, amountCents: 300 });
+    expect(sandbox.events.slice(from).map((event) => event.type)).toEqual(["charge.refunded"]);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(22_000_000);
+    const topUp = await app.inject({ method: "GET", url: `/api/billing/top-up/${topUpId}`, headers: bearer(org.token) });
+    expect(topUp.json().data.refunded_usd).toBe(8);
+    // Delivered again: nothing more.
+    await sandbox.deliver(JSON.stringify(sandbox.events[from]));
+    expect(await balanceMicros(database.db, org.orgId)).toBe(22_000_000);
+  });
+
   it("unknown event types are recorded and ignored (200)", async () => {
     const sandbox = sandboxOf(app);
     const body = JSON.stringify({ id: "evt_unknown_1", object: "event", type: "plan.created", created: 1, livemode: false, data: { object: { id: "plan_1", object: "plan" } } });
