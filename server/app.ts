@@ -37,10 +37,14 @@ import { availabilityRoutes } from "./routes/availability";
 import { appointmentRoutes } from "./routes/appointments";
 import { calendarRoutes } from "./routes/calendar";
 import { subscriptionRoutes } from "./routes/subscription";
-import type { PaymentProvider } from "./billing/payments/types";
 import { createGoogleCalendar, type GoogleCalendar } from "./calendar/google";
 import { noCalendarSync, type CalendarSync } from "./calendar/sync";
 import { createVoiceProvider } from "./voice";
+import { createPaymentProvider } from "./billing/payments";
+import type { PaymentProvider } from "./billing/payments/types";
+import { startReconciliation } from "./billing/reconcile";
+import { stripeWebhookRoutes } from "./routes/stripe-webhook";
+import { billingPaymentRoutes } from "./routes/billing-payments";
 import type { VoiceProvider } from "./voice/types";
 
 declare module "fastify" {
@@ -56,6 +60,8 @@ declare module "fastify" {
     googleCalendar: GoogleCalendar | null;
     /** Outside calendars as the calendar core sees them (server/calendar/sync.ts): Google when configured, else none. */
     calendarSync: CalendarSync;
+    /** Payments (issue 15): Stripe when configured, else the embedded sandbox (server/billing/payments/). */
+    payments: PaymentProvider;
   }
 }
 
@@ -77,8 +83,10 @@ export interface BuildAppOptions {
   campaignSignals?: CampaignSignals;
   /** Outside calendars for the calendar core (default: Google Calendar when configured, else none). */
   calendarSync?: CalendarSync;
-  /** The payment provider for the subscription routes (tests pass fakes; default: app.payments when the payments work provides it). */
+  /** The payment provider (default: Stripe when configured, else the sandbox); tests pass their own. */
   paymentProvider?: PaymentProvider;
+  /** Runs the top-up reconciliation sweep (default: on, except under NODE_ENV=test). */
+  billingSweep?: boolean;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -115,6 +123,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate("authProvider", provider);
   app.decorate("voice", voice);
   app.decorate("campaignSignals", campaignSignals);
+  const payments = options.paymentProvider ?? createPaymentProvider(config, database.db, app.log);
+  app.decorate("payments", payments);
 
   // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
   await app.register(authPlugin, { provider, db: database.db });
@@ -139,7 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });
-  await app.register(subscriptionRoutes, { prefix: API_BASE, db: database.db, config, ...(options.paymentProvider ? { payments: options.paymentProvider } : {}) });
+  await app.register(subscriptionRoutes, { prefix: API_BASE, db: database.db, config, payments });
   // Outside calendars: Google when configured (its busy times block slots, bookings are written there), and the ICS feed.
   const googleCalendar = createGoogleCalendar({ config, db: database.db, box, log: app.log });
   app.decorate("googleCalendar", googleCalendar);
@@ -150,6 +160,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(availabilityRoutes, { prefix: API_BASE, db: database.db, calendarSync });
   await app.register(appointmentRoutes, { prefix: API_BASE, db: database.db, calendarSync });
   await app.register(calendarRoutes, { prefix: API_BASE, db: database.db, config, box, google: googleCalendar });
+  // Stripe's events (and the sandbox payment provider's, delivered through the same verification), then billing's payment routes.
+  await app.register(stripeWebhookRoutes, { prefix: API_BASE, db: database.db, config, payments });
+  await app.register(billingPaymentRoutes, { prefix: API_BASE, db: database.db, config, payments });
+  if (options.billingSweep ?? config.nodeEnv !== "test") {
+    const stopSweep = startReconciliation({ db: database.db, config, payments, log: app.log }, config.billing.sweepSeconds);
+    app.addHook("onClose", async () => stopSweep());
+  }
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals, calendarSync });
 

@@ -28,6 +28,7 @@ import { ApiError } from "../plugins/errors";
 import type { FastifyInstance } from "fastify";
 import type { VoiceProvider, WebhookDelivery } from "../voice/types";
 import { walletPolicy } from "../wallet/wallet";
+import { maybeAutoReload } from "../billing/auto-reload";
 import { ingestEndOfCallReport, ingestStatusUpdate, type IngestContext } from "../webhooks/ingest";
 import { VAPI_WEBHOOK_PATH } from "../webhooks/paths";
 import { resolveWebhookSecret } from "../webhooks/secret";
@@ -82,6 +83,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
     db,
     isSandbox: voice.mode === "sandbox",
     wallet: walletPolicy(config),
+    // Auto-reload after a debit, outside the ingest (a slow card never holds up the webhook's answer).
+    onDebited: (orgId) => void maybeAutoReload({ db, config, payments: app.payments, log: app.log }, orgId),
   };
   /** The ingest for one event: settles a campaign call's contact, and says which campaign's line it freed. */
   const ingestFor = (ended: Set<string>): IngestContext => ({

@@ -41,6 +41,8 @@ export interface IngestContext {
    * It must not lock a campaign row (the dialler's claim holds campaigns while it inserts calls).
    */
   onCallEnded?: (tx: Db, row: CallRow, event: "status-update" | "end-of-call-report") => Promise<unknown>;
+  /** After the transaction that debited a call commits (auto-reload: server/billing/auto-reload.ts). */
+  onDebited?: (orgId: string) => void;
 }
 
 export type IngestResult = "applied" | "duplicate" | "ignored";
@@ -197,7 +199,8 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
   const ref = eventCall(message);
   const key = eventKey(ref, "end-of-call-report", null);
   if (!key) return "ignored";
-  return inTransaction(ctx, ref, async (tx) => {
+  let debitedOrg: string | null = null;
+  const result = await inTransaction(ctx, ref, async (tx) => {
     if (!(await claim(tx, key))) return "duplicate";
     const found = await callFor(ctx, tx, ref, "ended");
     if (!found) throw new NothingToDo();
@@ -234,9 +237,12 @@ export async function ingestEndOfCallReport(ctx: IngestContext, message: Json): 
       eq(calls.id, row.id),
     );
     if (costMicros !== null && costMicros > 0) {
-      await debitCallOnce(tx, { orgId: row.orgId, callId: row.id, agentId: row.agentId, costMicros, description: debitDescription(row, durationSeconds) }, ctx.wallet);
+      if (await debitCallOnce(tx, { orgId: row.orgId, callId: row.id, agentId: row.agentId, costMicros, description: debitDescription(row, durationSeconds) }, ctx.wallet)) debitedOrg = row.orgId;
     }
     if (ctx.onCallEnded && written) await ctx.onCallEnded(tx, written, "end-of-call-report");
     return "applied";
   });
+  // Committed: the balance may now be under the auto-reload threshold.
+  if (debitedOrg && result === "applied") ctx.onDebited?.(debitedOrg);
+  return result;
 }

@@ -37,6 +37,9 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "PUT /api/appointment/:id": () => ({ notes: "changed by another organisation" }),
   "DELETE /api/appointment/:id": () => undefined,
   "DELETE /api/calendar/connections/:id": () => undefined,
+  "POST /api/billing/top-up/:id/refund": () => ({}),
+  "POST /api/billing/sandbox/checkout/:id/pay": () => ({ card_number: "4242424242424242" }),
+  "POST /api/billing/sandbox/checkout/:id/cancel": () => ({}),
 };
 
 /**
@@ -83,6 +86,9 @@ const MADE_UP: OrgRecords = {
   calendarConnectionId: "00000000-0000-4000-8000-00000000000b",
   calendarFeedToken: "made-up-feed-token-000000000000000000000000",
   googleCallback: { code: "4/made-up", state: "made-up-state" },
+  topUpId: "00000000-0000-4000-8000-00000000000c",
+  documentId: "00000000-0000-4000-8000-00000000000d",
+  checkoutSessionId: "cs_sbx_made_up",
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
@@ -104,6 +110,9 @@ function ids(records: OrgRecords) {
     records.appointmentId,
     records.calendarConnectionId,
     records.calendarFeedToken,
+    records.topUpId,
+    records.documentId,
+    records.checkoutSessionId,
   ];
 }
 

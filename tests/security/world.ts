@@ -56,6 +56,10 @@ export interface OrgRecords {
   calendarFeedToken: string;
   /** A Google code and state the admin has not used yet, for POST /calendar/google/callback. */
   googleCallback: { code: string; state: string };
+  /** Billing (payments): a paid sandbox top-up (refundable), its receipt, and an open sandbox checkout. */
+  topUpId: string;
+  documentId: string;
+  checkoutSessionId: string;
 }
 
 /**
@@ -78,13 +82,23 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "calendar:token": (r) => r.calendarFeedToken,
 };
 
+/** Parameters of routes that share a first segment but name different things, keyed "<route pattern>#<param>" (looked up first). */
+export const ROUTE_PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
+  "/api/billing/top-up/:id#id": (r) => r.topUpId,
+  "/api/billing/top-up/:id/refund#id": (r) => r.topUpId,
+  "/api/billing/documents/:id#id": (r) => r.documentId,
+  "/api/billing/sandbox/checkout/:id#id": (r) => r.checkoutSessionId,
+  "/api/billing/sandbox/checkout/:id/pay#id": (r) => r.checkoutSessionId,
+  "/api/billing/sandbox/checkout/:id/cancel#id": (r) => r.checkoutSessionId,
+};
+
 const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ?? "";
 
 /** The concrete path of a route for an organisation's records; throws, naming the route, on an unmapped parameter. */
 export function pathFor(route: Pick<RouteTableEntry, "method" | "url">, records: OrgRecords): string {
   return route.url.replace(/:([A-Za-z0-9_]+)/g, (_whole, param: string) => {
     const key = `${resourceOf(route.url)}:${param}`;
-    const id = PARAM_IDS[key];
+    const id = ROUTE_PARAM_IDS[`${route.url}#${param}`] ?? PARAM_IDS[key];
     if (!id) {
       throw new Error(`security suite: route ${routeKey(route)} has parameter :${param} (key "${key}") with no real id mapped: add it to PARAM_IDS in tests/security/world.ts`);
     }
@@ -227,6 +241,13 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
   );
   const unusedConsent = await googleConsent();
   const feed = await created<{ url: string }>(await inject(app, "GET", "/api/calendar/feed", admin.token), "calendar feed");
+  // Billing: a sandbox top-up paid with the test card (credited, card saved, receipt written), and one left open.
+  const topUp = await created<{ top_up_id: string; url: string }>(await inject(app, "POST", "/api/billing/top-up", admin.token, { amount_usd: 10 }), "top-up");
+  const paidSession = new URL(topUp.url, "http://x").searchParams.get("checkout")!;
+  await created(await inject(app, "POST", `/api/billing/sandbox/checkout/${paidSession}/pay`, admin.token, { card_number: "4242424242424242" }), "sandbox payment");
+  await created(await inject(app, "PUT", "/api/billing/auto-reload", admin.token, { enabled: false, amount_usd: 20, threshold_usd: 5 }), "auto-reload");
+  const documents = (await inject(app, "GET", "/api/billing/documents", admin.token)).json() as { data: Array<{ id: string }> };
+  const open = await created<{ url: string }>(await inject(app, "POST", "/api/billing/top-up", admin.token, { amount_usd: 15 }), "open top-up");
   return {
     orgId,
     adminToken: admin.token,
@@ -246,6 +267,9 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     calendarConnectionId: connection.id,
     calendarFeedToken: decodeURIComponent(/\/calendar\/feed\/([^/]+)\.ics$/.exec(feed.url)![1]!),
     googleCallback: { code: unusedConsent.code, state: unusedConsent.state },
+    topUpId: topUp.top_up_id,
+    documentId: documents.data[0]!.id,
+    checkoutSessionId: new URL(open.url, "http://x").searchParams.get("checkout")!,
   };
 }
 
