@@ -185,7 +185,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
         await providerOf(app, given).updateSubscription({ subscriptionId: account.subscriptionId!, plan: to as SelfServePlanId, nonce });
       } else {
         const customerId = await customerOf(orgId, userId);
-        const base = `${config.publicUrl}/billing`;
+        // Back to the plans screen, which says the payment went through (the plan moves when the provider's event arrives).
+        const base = `${config.publicUrl}/subscriptions`;
         const checkout = await providerOf(app, given).createSubscriptionCheckout({
           orgId,
           customerId,

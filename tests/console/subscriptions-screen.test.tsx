@@ -205,3 +205,19 @@ describe("Subscriptions for a member", () => {
     expect(PLANS.starter.name).toBe("Starter");
   });
 });
+
+describe("Subscriptions: back from Checkout", () => {
+  it("after paying, says the payment is complete; closing the note drops it from the URL", async () => {
+    const { user, pathname } = await open({ subscription: makeSubscription("pro"), path: "/subscriptions?subscription=success" });
+    expect(await screen.findByText(text.checkoutReturn.success)).toBeInTheDocument();
+    expect(screen.getByText(text.checkoutReturn.successDetail)).toBeInTheDocument();
+    await user.click(screen.getByText(text.checkoutReturn.success).closest(".ant-alert")!.querySelector(".ant-alert-close-icon") as HTMLElement);
+    await waitFor(() => expect(screen.queryByText(text.checkoutReturn.success)).toBeNull());
+    expect(pathname()).toBe("/subscriptions");
+  });
+
+  it("after cancelling, says nothing changed", async () => {
+    await open({ subscription: makeSubscription("starter"), path: "/subscriptions?subscription=cancelled" });
+    expect(await screen.findByText(text.checkoutReturn.cancelled)).toBeInTheDocument();
+  });
+});

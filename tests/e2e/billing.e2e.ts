@@ -9,7 +9,8 @@ import type { PhoneNumber } from "../../contract/phone-number";
 import type { Subscription } from "../../contract/subscription";
 import { demoApi, inPage, productForThisFile, signIn } from "./harness";
 
-const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "2" });
+// DEFAULT_PLAN free: the demo organisation is then on Starter (a Sandbox subscription), so it can upgrade.
+const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "2", DEFAULT_PLAN: "free" });
 const api = demoApi(() => e2e.product.baseURL);
 
 const cents = (usd: number) => Math.round(usd * 100);
@@ -49,6 +50,8 @@ test("Billing: a $25 sandbox top-up, its ledger entry, a daily cap that refuses 
     await page.getByRole("tab", { name: "Overview" }).click();
     await page.getByRole("button", { name: "Edit caps" }).click();
     await page.getByRole("button", { name: "Add a cap" }).click();
+    await page.getByLabel("Per", { exact: true }).last().click({ force: true });
+    await page.locator(".ant-select-item-option").filter({ hasText: /^Day$/ }).click();
     const limit = page.getByLabel("Limit (USD)").last();
     await limit.fill("0.01");
     const savedCaps = page.waitForResponse((response) => response.url().endsWith("/api/billing/spend-caps") && response.request().method() === "PUT");
@@ -63,7 +66,7 @@ test("Billing: a $25 sandbox top-up, its ledger entry, a daily cap that refuses 
     const agents = (await api<{ data: Agent[] }>("GET", "/agent/?limit=100")).body.data;
     const agent = agents[0]!;
     if (!agent.is_public) assert.equal((await api("PUT", `/agent/${agent.id}`, { is_public: true })).status, 200);
-    const numbers = (await api<{ data: PhoneNumber[] }>("GET", "/phone-number/?limit=100")).body.data;
+    const numbers = (await api<{ data: PhoneNumber[] }>("GET", "/phonenumber/?limit=100")).body.data;
     const number = numbers.find((candidate) => candidate.isDefault) ?? numbers[0]!;
     await inPage(e2e.browser, "billing visitor", async (visitor) => {
       await visitor.goto(`${e2e.product.baseURL}/public/agent/${agent.id}?pid=${number.id}`);
@@ -85,13 +88,15 @@ test("Billing: a $25 sandbox top-up, its ledger entry, a daily cap that refuses 
     const plan = (await api<{ data: Subscription }>("GET", "/subscription/")).body.data;
     assert.notEqual(plan.plan.id, "pro");
     await page.goto(`${e2e.product.baseURL}/subscriptions`);
-    await page.getByRole("button", { name: /Upgrade/ }).and(page.locator('[data-plan="pro"]')).or(page.getByRole("button", { name: "Upgrade to Pro" })).first().click({ timeout: 20_000 });
-    await page.getByRole("button", { name: /^Confirm/ }).click();
+    await page.getByRole("button", { name: "Upgrade to Pro" }).click({ timeout: 20_000 });
+    // The preview names what changes; Confirm goes to the sandbox's subscription checkout (the demo has no paid subscription at the provider yet).
+    await page.getByRole("dialog").getByText(/Pro/).first().waitFor();
+    await page.getByRole("button", { name: "Confirm", exact: true }).click();
     const checkout = page.getByRole("dialog").filter({ hasText: "Sandbox checkout" });
-    if (await checkout.isVisible({ timeout: 10_000 }).catch(() => false)) {
-      await checkout.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
-      await checkout.getByRole("button", { name: /^Pay / }).click();
-    }
+    await checkout.waitFor({ timeout: 20_000 });
+    await checkout.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+    await checkout.getByRole("button", { name: /^Pay / }).click();
+    await page.waitForURL(/\/subscriptions\?subscription=success/, { timeout: 20_000 });
     const deadline = Date.now() + 30_000;
     for (;;) {
       const now = (await api<{ data: Subscription }>("GET", "/subscription/")).body.data;

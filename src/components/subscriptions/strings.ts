@@ -6,6 +6,11 @@ import { SALES_EMAIL, SUBSCRIPTION_GRACE_DAYS } from "../../../contract/plans";
  * screen's title is strings.screens.subscriptions.
  */
 export const subscriptionText = {
+  checkoutReturn: {
+    success: "Payment complete",
+    successDetail: "Your new plan applies as soon as the payment provider confirms the subscription (usually within seconds).",
+    cancelled: "Checkout cancelled: your plan has not changed and nothing was charged.",
+  },
   loading: "Loading the subscription",
   loadFailed: "The subscription could not be loaded.",
   retry: "Try again",

@@ -1,4 +1,4 @@
-import { Empty, Skeleton, Space, Typography } from "antd";
+import { Alert, Empty, Skeleton, Space, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import type { PlanId } from "../../../contract/plans";
@@ -31,6 +31,18 @@ export default function SubscriptionsPage() {
   const [changed, setChanged] = useState<Subscription | null>(null);
   const subscription = changed ?? fetched;
   const portalOpen = searchParams.get("portal") === "sandbox";
+  // Back from Checkout in subscription mode (success_url / cancel_url): say what happened and read the plan again.
+  const checkoutReturn = searchParams.get("subscription");
+  const closeReturn = () => {
+    const next = new URLSearchParams(searchParams);
+    next.delete("subscription");
+    setSearchParams(next, { replace: true });
+  };
+  useEffect(() => {
+    if (checkoutReturn === "success") void query.refetch();
+    // Only when the return arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [checkoutReturn]);
 
   useEffect(() => {
     document.title = `${strings.screens.subscriptions} · ${strings.appName}`;
@@ -73,6 +85,8 @@ export default function SubscriptionsPage() {
       <Typography.Title level={1} style={{ margin: 0, fontSize: 24 }}>
         {strings.screens.subscriptions}
       </Typography.Title>
+      {checkoutReturn === "success" && <Alert type="success" showIcon closable onClose={closeReturn} message={text.checkoutReturn.success} description={text.checkoutReturn.successDetail} />}
+      {checkoutReturn === "cancelled" && <Alert type="info" showIcon closable onClose={closeReturn} message={text.checkoutReturn.cancelled} />}
       {query.isError && !subscription && <ListLoadError query={query} title={text.loadFailed} retryLabel={text.retry} />}
       {query.isLoading && !subscription && (
         <div aria-busy="true" aria-label={text.loading}>
