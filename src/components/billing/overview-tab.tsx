@@ -16,6 +16,9 @@ import { SpendCapsCard } from "./spend-caps-card";
 import { billingText } from "./strings";
 import { useBillingActions, useRefreshBilling } from "./use-billing";
 
+/** What the auto-reload form suggests before it was ever saved. */
+const SUGGESTED_RELOAD = { amount_usd: 25, threshold_usd: 10 } as const;
+
 const text = billingText;
 const errorOf = (error: unknown) => (error instanceof Error || (typeof error === "object" && error !== null && "message" in error) ? String((error as { message: unknown }).message) : String(error));
 
@@ -194,7 +197,13 @@ export function AutoReloadCard({ summary, canEdit }: { summary: BillingSummary; 
         form={form}
         layout="vertical"
         disabled={!canEdit}
-        initialValues={{ enabled: reload.enabled, amount_usd: reload.amount_usd, threshold_usd: reload.threshold_usd, monthly_cap_usd: reload.monthly_cap_usd }}
+        // Never set up (both 0): suggest $25 whenever the balance falls below $10, rather than an invalid $0.
+        initialValues={{
+          enabled: reload.enabled,
+          amount_usd: reload.amount_usd > 0 ? reload.amount_usd : SUGGESTED_RELOAD.amount_usd,
+          threshold_usd: reload.amount_usd > 0 ? reload.threshold_usd : SUGGESTED_RELOAD.threshold_usd,
+          monthly_cap_usd: reload.monthly_cap_usd,
+        }}
         onFinish={(values) => void save(values)}
       >
         <Form.Item name="enabled" label={text.autoReload.enabled} valuePropName="checked">
