@@ -341,7 +341,11 @@ export async function createFuzzer(world: World, counter: ReturnType<typeof tall
         fc.asyncProperty(arbitrary, async (fuzz) => {
           const response = await send(route, world.b, token, fuzz);
           counter.count(`fuzz: ${fuzz.kind}`, routeKey(route));
-          if (!expectStatus(response.statusCode) || (response.statusCode >= 400 && !errorBody(response))) {
+          // A "%2e%2e" segment is a dot-segment to the client (WHATWG URL: browsers, and light-my-request here): it is
+          // removed before sending, so a GET names the parent path, which may be another route of ours read with the
+          // same token (GET /billing/top-up/%2e%2e is GET /billing/). That read may answer 200; it must still change nothing.
+          const traversedRead = route.method === "GET" && Object.values(fuzz.params ?? {}).includes("%2e%2e") && response.statusCode < 400;
+          if (!traversedRead && (!expectStatus(response.statusCode) || (response.statusCode >= 400 && !errorBody(response)))) {
             before = await snapshot(world.db);
             throw new Error(`${routeKey(route)} [${fuzz.kind}] answered ${describeAnswer(response)}`);
           }
