@@ -1,0 +1,316 @@
+/**
+ * Stripe mode end to end through the real app: buildTestApp with STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET
+ * and STRIPE_API_URL pointing at the local stand-in for Stripe (tests/server/fakes/stripe.ts), and events
+ * shaped like Stripe's, signed with stripe.webhooks.generateTestHeaderString, POSTed to
+ * /api/webhooks/stripe. The path a real Stripe account takes: a Checkout top-up credited exactly once
+ * (webhook twice and the return path at once), a forged event refused, the card saved, auto-reload off
+ * session (and authentication_required parked in needs_action), a plan bought through Checkout in
+ * subscription mode and moved by subscription events, and the customer portal.
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { and, eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { maybeAutoReload } from "../../server/billing/auto-reload";
+import type { PaymentDeps } from "../../server/billing/top-ups";
+import type { Database } from "../../server/db/client";
+import { billingAccounts, stripeEvents, topUps } from "../../server/db/schema";
+import { balanceOf, walletPolicy } from "../../server/wallet/wallet";
+import { expectLedgerInvariant, ledgerRows } from "./billing-pay-fixtures";
+import { newOrganisation, type TestOrg } from "./calls-fixtures";
+import { startFakeStripe, type FakeStripe } from "./fakes/stripe";
+import { bearer, buildTestApp, migratedDatabase } from "./helpers";
+
+const WEBHOOK_SECRET = "whsec_stripe_mode_test_secret";
+const STARTING = 10_000_000;
+
+let fake: FakeStripe;
+let database: Database;
+let app: FastifyInstance;
+let deps: PaymentDeps;
+const signer = new Stripe("sk_test_signer_only");
+/** The balance as the wallet reads it (the starting credit before the wallet row exists). */
+const balanceMicros = (_db: unknown, orgId: string) => balanceOf(database.db, orgId, walletPolicy(deps.config));
+
+beforeAll(async () => {
+  fake = await startFakeStripe({ secretKey: "sk_test_stripe_mode_fake" });
+  database = await migratedDatabase();
+  const built = await buildTestApp(database, {
+    STRIPE_SECRET_KEY: fake.secretKey,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: fake.url,
+    DEFAULT_PLAN: "free",
+  });
+  app = built.app;
+  deps = { db: database.db, config: built.config, payments: app.payments };
+});
+afterAll(async () => {
+  await expectLedgerInvariant(database.db);
+  await app?.close();
+  await database?.close();
+  await fake?.close();
+});
+beforeEach(() => fake.reset());
+
+const eventId = () => `evt_${randomBytes(12).toString("hex")}`;
+
+/** An event as Stripe sends it (API version, request, pending_webhooks…) around `object`. */
+function stripeEvent(type: string, object: Record<string, unknown>, id = eventId()) {
+  return {
+    id,
+    object: "event",
+    api_version: "2025-08-27.basil",
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+/** POSTs the event as Stripe does: the exact bytes, signed with the endpoint's whsec (or `secret`). */
+function deliver(event: Record<string, unknown>, secret = WEBHOOK_SECRET) {
+  const payload = JSON.stringify(event);
+  const header = signer.webhooks.generateTestHeaderString({ payload, secret });
+  return app.inject({ method: "POST", url: "/api/webhooks/stripe", headers: { "content-type": "application/json", "stripe-signature": header }, payload });
+}
+
+const writesTo = (path: string) => fake.requests.filter((request) => request.method === "POST" && request.path === path);
+const account = async (orgId: string) => (await database.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, orgId)))[0]!;
+const reloads = (orgId: string) => database.db.select().from(topUps).where(and(eq(topUps.orgId, orgId), eq(topUps.kind, "auto_reload")));
+const getBilling = (token: string) => app.inject({ method: "GET", url: "/api/billing/", headers: bearer(token) });
+
+/** POST /billing/top-up: answers the stand-in's Checkout URL; the session Stripe made for it. */
+async function startTopUp(org: TestOrg, amountUsd: number, saveCard = true) {
+  const response = await app.inject({ method: "POST", url: "/api/billing/top-up", headers: bearer(org.token), payload: { amount_usd: amountUsd, save_card: saveCard } });
+  expect(response.statusCode, response.body).toBe(201);
+  const { top_up_id: topUpId, url } = response.json().data as { top_up_id: string; url: string };
+  const sessionId = /^https:\/\/checkout\.stripe\.com\/c\/pay\/(cs_test_\w+)$/.exec(url)?.[1];
+  expect(sessionId, url).toBeTruthy();
+  return { topUpId, url, sessionId: sessionId! };
+}
+
+/** A top-up paid at Stripe and its checkout.session.completed delivered: the card is saved. */
+async function paidTopUp(org: TestOrg, amountUsd: number) {
+  const { topUpId, sessionId } = await startTopUp(org, amountUsd, true);
+  fake.completeCheckout(sessionId);
+  const delivered = await deliver(stripeEvent("checkout.session.completed", fake.checkoutSessions.get(sessionId)!));
+  expect(delivered.statusCode, delivered.body).toBe(200);
+  expect(delivered.json()).toMatchObject({ result: "applied" });
+  return { topUpId, sessionId };
+}
+
+describe("Stripe mode through the app", () => {
+  it("GET /api/health says payments stripe, and so does GET /billing/", async () => {
+    const health = await app.inject({ method: "GET", url: "/api/health" });
+    expect(health.statusCode).toBe(200);
+    expect(health.json().modes.payments).toBe("stripe");
+    const org = await newOrganisation(app);
+    const billing = await getBilling(org.token);
+    expect(billing.statusCode, billing.body).toBe(200);
+    expect(billing.json().data.payments).toBe("stripe");
+  });
+
+  it("a Checkout top-up: cents, quantity 1, key top-up-<id>; the webhook twice and the return path at once credit it exactly once", async () => {
+    const org = await newOrganisation(app);
+    const { topUpId, sessionId } = await startTopUp(org, 25.5, true);
+
+    const [customer] = writesTo("/v1/customers");
+    expect(customer?.body.metadata).toEqual({ org_id: org.orgId });
+    const [created] = writesTo("/v1/checkout/sessions");
+    expect(created).toBeDefined();
+    expect(created!.idempotencyKey).toBe(`top-up-${topUpId}`);
+    expect(created!.body).toMatchObject({
+      mode: "payment",
+      client_reference_id: topUpId,
+      customer: customer ? expect.stringMatching(/^cus_/) : expect.anything(),
+      line_items: [{ price_data: { currency: "usd", unit_amount: "2550" }, quantity: "1" }],
+      payment_intent_data: { setup_future_usage: "off_session", metadata: { top_up_id: topUpId, org_id: org.orgId } },
+      metadata: { top_up_id: topUpId, org_id: org.orgId },
+    });
+    expect(String(created!.body.success_url)).toMatch(/^http:\/\/localhost:3000\//);
+
+    // Not paid yet: the return path reads the session and leaves it pending.
+    const pending = await app.inject({ method: "GET", url: `/api/billing/top-up/${topUpId}`, headers: bearer(org.token) });
+    expect(pending.statusCode, pending.body).toBe(200);
+    expect(pending.json().data.status).toBe("pending");
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING);
+
+    fake.completeCheckout(sessionId);
+    const event = stripeEvent("checkout.session.completed", fake.checkoutSessions.get(sessionId)!);
+    const [first, second, returned] = await Promise.all([
+      deliver(event),
+      deliver(event),
+      app.inject({ method: "GET", url: `/api/billing/top-up/${topUpId}`, headers: bearer(org.token) }),
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(returned.statusCode, returned.body).toBe(200);
+    expect(returned.json().data.status).toBe("paid");
+    // The return path asked Stripe for the session with its intent expanded.
+    expect(fake.requests.some((request) => request.method === "GET" && request.path === `/v1/checkout/sessions/${sessionId}`)).toBe(true);
+
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 25_500_000);
+    const credits = (await ledgerRows(database.db, org.orgId)).filter((row) => row.topUpId === topUpId);
+    expect(credits).toEqual([{ kind: "top-up", amount: 25_500_000, reference: `top-up:${topUpId}`, topUpId }]);
+    expect(await database.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id))).toHaveLength(1);
+
+    // A third delivery later: a duplicate, nothing moves.
+    const again = await deliver(event);
+    expect(again.json()).toMatchObject({ duplicate: true, result: "duplicate" });
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 25_500_000);
+
+    // The card is saved: what the checkout's payment intent paid with.
+    const billing = (await getBilling(org.token)).json().data;
+    expect(billing.card).toMatchObject({ brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 });
+    expect((await account(org.orgId)).paymentMethodId).toMatch(/^pm_/);
+    const topUp = (await app.inject({ method: "GET", url: `/api/billing/top-up/${topUpId}`, headers: bearer(org.token) })).json().data;
+    expect(topUp).toMatchObject({ status: "paid", amount_usd: 25.5 });
+  });
+
+  it("a forged event (wrong secret, altered body, no signature) answers 400 and changes nothing", async () => {
+    const org = await newOrganisation(app);
+    const { topUpId, sessionId } = await startTopUp(org, 40, true);
+    fake.completeCheckout(sessionId);
+    const event = stripeEvent("checkout.session.completed", fake.checkoutSessions.get(sessionId)!);
+
+    const wrongSecret = await deliver(event, "whsec_someone_else");
+    expect(wrongSecret.statusCode).toBe(400);
+    expect(wrongSecret.json()).toMatchObject({ code: expect.any(String), detail: expect.stringContaining("refused") });
+
+    const payload = JSON.stringify(event);
+    const header = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const altered = await app.inject({
+      method: "POST",
+      url: "/api/webhooks/stripe",
+      headers: { "content-type": "application/json", "stripe-signature": header },
+      payload: payload.replace('"livemode":false', '"livemode":true'),
+    });
+    expect(altered.statusCode).toBe(400);
+    const unsigned = await app.inject({ method: "POST", url: "/api/webhooks/stripe", headers: { "content-type": "application/json" }, payload });
+    expect(unsigned.statusCode).toBe(400);
+
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING);
+    expect(await database.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id))).toHaveLength(0);
+    const [row] = await database.db.select().from(topUps).where(eq(topUps.id, topUpId));
+    expect(row?.status).toBe("pending");
+    expect((await account(org.orgId)).paymentMethodId).toBeNull();
+  });
+
+  it("auto-reload charges the saved card off-session (key reload-<id>); authentication_required parks it in needs_action, not retried", async () => {
+    const org = await newOrganisation(app);
+    await paidTopUp(org, 10);
+    const paymentMethodId = (await account(org.orgId)).paymentMethodId!;
+    const enable = await app.inject({ method: "PUT", url: "/api/billing/auto-reload", headers: bearer(org.token), payload: { enabled: true, amount_usd: 20, threshold_usd: 50 } });
+    expect(enable.statusCode, enable.body).toBe(200);
+
+    fake.reset();
+    expect(await maybeAutoReload(deps, org.orgId)).toBe("succeeded");
+    const [reload] = await reloads(org.orgId);
+    expect(reload).toMatchObject({ status: "paid", amountMicros: 20_000_000, isSandbox: false });
+    const [charge] = writesTo("/v1/payment_intents");
+    expect(charge).toBeDefined();
+    expect(charge!.idempotencyKey).toBe(`reload-${reload!.id}`);
+    expect(charge!.body).toMatchObject({
+      amount: "2000",
+      currency: "usd",
+      customer: (await account(org.orgId)).customerId,
+      payment_method: paymentMethodId,
+      off_session: "true",
+      confirm: "true",
+      metadata: { top_up_id: reload!.id, org_id: org.orgId },
+    });
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 10_000_000 + 20_000_000);
+
+    // Stripe's payment_intent.succeeded for the same reload arrives after: still one credit.
+    const intent = fake.paymentIntents.get(reload!.paymentIntentId!)!;
+    const late = await deliver(stripeEvent("payment_intent.succeeded", intent));
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json().result).toBe("ignored");
+    expect((await ledgerRows(database.db, org.orgId)).filter((row) => row.kind === "auto-reload")).toHaveLength(1);
+
+    // Still under the threshold (30 < 50): the next one meets a card that asks for authentication.
+    fake.reset();
+    fake.failPaymentIntents("authentication_required");
+    expect(await maybeAutoReload(deps, org.orgId)).toBe("requires_action");
+    expect(writesTo("/v1/payment_intents")).toHaveLength(1);
+    const failed = (await reloads(org.orgId)).find((row) => row.status === "failed");
+    expect(failed).toMatchObject({ failureCode: "authentication_required" });
+    const state = (await getBilling(org.token)).json().data.auto_reload;
+    expect(state).toMatchObject({ enabled: true, status: "needs_action", failures: 0, last_error: expect.stringContaining("authentication") });
+
+    // Not retried off-session, however often it is triggered.
+    expect(await maybeAutoReload(deps, org.orgId)).toBe("not_needed");
+    await getBilling(org.token);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writesTo("/v1/payment_intents")).toHaveLength(1);
+    expect(await reloads(org.orgId)).toHaveLength(2);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 30_000_000);
+  });
+
+  it("a plan change to Starter goes to Checkout in subscription mode; subscription events move the plan and end it", async () => {
+    const org = await newOrganisation(app);
+    const change = await app.inject({ method: "POST", url: "/api/subscription/change", headers: bearer(org.token), payload: { plan: "starter" } });
+    expect(change.statusCode, change.body).toBe(200);
+    const url = change.json().data.url as string;
+    const sessionId = /^https:\/\/checkout\.stripe\.com\/c\/pay\/(cs_test_\w+)$/.exec(url)?.[1];
+    expect(sessionId, url).toBeTruthy();
+    expect(change.json().data.subscription.plan.id).toBe("free");
+    const [created] = writesTo("/v1/checkout/sessions");
+    expect(created!.body).toMatchObject({
+      mode: "subscription",
+      client_reference_id: org.orgId,
+      line_items: [{ price_data: { currency: "usd", unit_amount: "4900", recurring: { interval: "month" } }, quantity: "1" }],
+      metadata: { org_id: org.orgId, plan: "starter" },
+      subscription_data: { metadata: { org_id: org.orgId, plan: "starter" } },
+    });
+    expect(created!.idempotencyKey).toMatch(new RegExp(`^subscribe-${org.orgId}-starter-`));
+
+    fake.completeCheckout(sessionId!);
+    const session = fake.checkoutSessions.get(sessionId!)!;
+    const subscriptionId = session.subscription as string;
+    const completed = await deliver(stripeEvent("checkout.session.completed", session));
+    expect(completed.statusCode, completed.body).toBe(200);
+    const subscription = fake.subscriptions.get(subscriptionId)!;
+    const createdEvent = await deliver(stripeEvent("customer.subscription.created", subscription));
+    expect(createdEvent.statusCode, createdEvent.body).toBe(200);
+
+    const show = async () => {
+      const response = await app.inject({ method: "GET", url: "/api/subscription/", headers: bearer(org.token) });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data as { plan: { id: string }; status: string; payments: string; cancel_at_period_end: boolean };
+    };
+    expect(await show()).toMatchObject({ plan: { id: "starter" }, status: "active", payments: "stripe" });
+    expect(await account(org.orgId)).toMatchObject({ subscriptionId, customerId: session.customer });
+
+    // Moved to Pro (as the portal or POST /subscription/change would): the updated event carries it.
+    const toPro = await app.inject({ method: "POST", url: "/api/subscription/change", headers: bearer(org.token), payload: { plan: "pro" } });
+    expect(toPro.statusCode, toPro.body).toBe(200);
+    expect(toPro.json().data.url).toBeNull();
+    const update = writesTo(`/v1/subscriptions/${subscriptionId}`);
+    expect(update).toHaveLength(1);
+    expect(update[0]!.body).toMatchObject({ proration_behavior: "create_prorations", metadata: { plan: "pro" } });
+    // Applied only when Stripe says so.
+    expect((await show()).plan.id).toBe("starter");
+    const updated = await deliver(stripeEvent("customer.subscription.updated", fake.subscriptions.get(subscriptionId)!));
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().result).toBe("applied");
+    expect(await show()).toMatchObject({ plan: { id: "pro" }, status: "active" });
+
+    const deleted = await deliver(stripeEvent("customer.subscription.deleted", { ...fake.subscriptions.get(subscriptionId)!, status: "canceled", ended_at: Math.floor(Date.now() / 1000) }));
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await show()).toMatchObject({ plan: { id: "free" }, status: "canceled" });
+  });
+
+  it("POST /billing/portal answers Stripe's portal URL for the organisation's customer", async () => {
+    const org = await newOrganisation(app);
+    const portal = await app.inject({ method: "POST", url: "/api/billing/portal", headers: bearer(org.token) });
+    expect(portal.statusCode, portal.body).toBe(200);
+    expect(portal.json().data.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/test_bps_/);
+    const [request] = writesTo("/v1/billing_portal/sessions");
+    expect(request!.body).toEqual({ customer: (await account(org.orgId)).customerId, return_url: "http://localhost:3000/billing" });
+    expect(request!.idempotencyKey).toMatch(/^portal-cus_/);
+  });
+});
