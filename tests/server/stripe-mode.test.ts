@@ -314,3 +314,61 @@ describe("Stripe mode through the app", () => {
     expect(request!.idempotencyKey).toMatch(/^portal-cus_/);
   });
 });
+
+describe("Stripe mode with STRIPE_PRICE_STARTER / STRIPE_PRICE_PRO", () => {
+  const PRICES = { starter: "price_stripe_mode_starter", pro: "price_stripe_mode_pro" };
+  let priced: FastifyInstance;
+  beforeAll(async () => {
+    ({ app: priced } = await buildTestApp(database, {
+      STRIPE_SECRET_KEY: fake.secretKey,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: fake.url,
+      STRIPE_PRICE_STARTER: PRICES.starter,
+      STRIPE_PRICE_PRO: PRICES.pro,
+      DEFAULT_PLAN: "free",
+    }));
+  });
+  afterAll(async () => {
+    await priced?.close();
+  });
+
+  const deliverTo = (event: Record<string, unknown>) => {
+    const payload = JSON.stringify(event);
+    const header = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    return priced.inject({ method: "POST", url: "/api/webhooks/stripe", headers: { "content-type": "application/json", "stripe-signature": header }, payload });
+  };
+  const planOf = async (token: string) => {
+    const response = await priced.inject({ method: "GET", url: "/api/subscription/", headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return (response.json().data as { plan: { id: string } }).plan.id;
+  };
+
+  it("a plan changed in Stripe's portal (only the price moves; the metadata still says the old plan) follows the price", async () => {
+    const org = await newOrganisation(priced);
+    const change = await priced.inject({ method: "POST", url: "/api/subscription/change", headers: bearer(org.token), payload: { plan: "starter" } });
+    expect(change.statusCode, change.body).toBe(200);
+    const [created] = writesTo("/v1/checkout/sessions");
+    expect(created!.body.line_items).toEqual([{ price: PRICES.starter, quantity: "1" }]);
+    const sessionId = /(cs_test_\w+)$/.exec(change.json().data.url as string)![1]!;
+    fake.completeCheckout(sessionId);
+    const session = fake.checkoutSessions.get(sessionId)!;
+    const subscription = fake.subscriptions.get(session.subscription as string)!;
+    const item = (subscription.items as { data: { price: Record<string, unknown> }[] }).data[0]!;
+    item.price = { ...item.price, id: PRICES.starter };
+    expect((await deliverTo(stripeEvent("checkout.session.completed", session))).statusCode).toBe(200);
+    expect((await deliverTo(stripeEvent("customer.subscription.created", subscription))).statusCode).toBe(200);
+    expect(await planOf(org.token)).toBe("starter");
+    expect(subscription.metadata).toMatchObject({ plan: "starter" });
+
+    // The customer moves to Pro in Stripe's portal: the item's price changes, the metadata Checkout wrote stays.
+    item.price = { ...item.price, id: PRICES.pro, unit_amount: 19900 };
+    const upgraded = await deliverTo(stripeEvent("customer.subscription.updated", subscription));
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+    expect(await planOf(org.token)).toBe("pro");
+
+    // And back down to Starter there.
+    item.price = { ...item.price, id: PRICES.starter, unit_amount: 4900 };
+    expect((await deliverTo(stripeEvent("customer.subscription.updated", subscription))).statusCode).toBe(200);
+    expect(await planOf(org.token)).toBe("starter");
+  });
+});
