@@ -157,6 +157,49 @@ describe("maybeAutoReload", () => {
     expect(again.json().data).toMatchObject({ enabled: true, status: "ok", failures: 0 });
   });
 
+  it("opening billing (GET /billing/) reloads a balance already under the threshold, without the answer waiting for the charge", async () => {
+    const org = await withCard(25);
+    // Switched on with the balance (35) already under the threshold (50): nothing has triggered it yet.
+    expect((await putAutoReload(org.token, { enabled: true, amount_usd: 20, threshold_usd: 50 })).statusCode).toBe(200);
+    expect(await reloads(org.orgId)).toHaveLength(0);
+
+    // The provider's charge is held until released: the page must answer all the same.
+    const payments = app.payments;
+    const charge = payments.chargeOffSession.bind(payments);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let charging = false;
+    payments.chargeOffSession = async (input) => {
+      charging = true;
+      await held;
+      return charge(input);
+    };
+    try {
+      const member = await addMember(app, org.token, org.orgId);
+      const opened = await app.inject({ method: "GET", url: "/api/billing/", headers: bearer(member.token) });
+      expect(opened.statusCode, opened.body).toBe(200);
+      // The answer is the state it found: 35 and no reload yet.
+      expect(opened.json().data).toMatchObject({ balance_usd: 35 });
+      await waitFor(async () => charging, 5_000, "the off-session charge to start");
+      const [inFlight] = await reloads(org.orgId);
+      expect(inFlight).toMatchObject({ status: "pending", amountMicros: 20_000_000 });
+      // A second visit while it is in flight starts no other.
+      expect((await app.inject({ method: "GET", url: "/api/billing/", headers: bearer(org.token) })).json().data.auto_reload.in_flight).toBe(true);
+    } finally {
+      release();
+    }
+    const [reload] = await waitFor(async () => {
+      const rows = (await reloads(org.orgId)).filter((row) => row.status === "paid");
+      return rows.length > 0 ? rows : null;
+    }, 10_000, "the reload started by GET /billing/");
+    payments.chargeOffSession = charge;
+    expect(reload).toMatchObject({ amountMicros: 20_000_000 });
+    expect(await reloads(org.orgId)).toHaveLength(1);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 25_000_000 + 20_000_000);
+    const after = await app.inject({ method: "GET", url: "/api/billing/", headers: bearer(org.token) });
+    expect(after.json().data).toMatchObject({ balance_usd: 55, auto_reload: { reloaded_this_month_usd: 20, in_flight: false } });
+  });
+
   it("runs after a call's debit commits (the end-of-call report's ingest), without holding up the webhook's answer", async () => {
     const org = await withCard(10);
     expect((await putAutoReload(org.token, { enabled: true, amount_usd: 20, threshold_usd: 19.99 })).statusCode).toBe(200);
