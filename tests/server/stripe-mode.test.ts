@@ -13,6 +13,7 @@ import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { maybeAutoReload } from "../../server/billing/auto-reload";
+import { reconcileTopUps } from "../../server/billing/reconcile";
 import type { PaymentDeps } from "../../server/billing/top-ups";
 import type { Database } from "../../server/db/client";
 import { billingAccounts, stripeEvents, topUps } from "../../server/db/schema";
@@ -248,6 +249,70 @@ describe("Stripe mode through the app", () => {
     expect(writesTo("/v1/payment_intents")).toHaveLength(1);
     expect(await reloads(org.orgId)).toHaveLength(2);
     expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 30_000_000);
+
+    // An admin confirms on-session: a normal Checkout of the reload amount that saves the card again.
+    fake.reset();
+    const confirm = await app.inject({ method: "POST", url: "/api/billing/auto-reload/confirm", headers: bearer(org.token) });
+    expect(confirm.statusCode, confirm.body).toBe(201);
+    const { top_up_id: confirmId, url } = confirm.json().data as { top_up_id: string; url: string };
+    const confirmSession = /^https:\/\/checkout\.stripe\.com\/c\/pay\/(cs_test_\w+)$/.exec(url)?.[1];
+    expect(confirmSession, url).toBeTruthy();
+    expect(writesTo("/v1/checkout/sessions")[0]!.body).toMatchObject({ line_items: [{ price_data: { unit_amount: "2000" }, quantity: "1" }], payment_intent_data: { setup_future_usage: "off_session" } });
+    fake.completeCheckout(confirmSession!);
+    expect((await deliver(stripeEvent("checkout.session.completed", fake.checkoutSessions.get(confirmSession!)!))).json().result).toBe("applied");
+    expect((await getBilling(org.token)).json().data.auto_reload).toMatchObject({ status: "ok", last_error: null });
+    expect((await account(org.orgId)).paymentMethodId).not.toBe(paymentMethodId);
+    const [confirmed] = await database.db.select().from(topUps).where(eq(topUps.id, confirmId));
+    expect(confirmed).toMatchObject({ status: "paid", kind: "checkout" });
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 50_000_000);
+  });
+
+  it("a refund goes to Stripe (key refund-<id>) and its charge.refunded is not counted twice; a refund made in Stripe's dashboard is debited once", async () => {
+    const org = await newOrganisation(app);
+    const { topUpId } = await paidTopUp(org, 30);
+    const [row] = await database.db.select().from(topUps).where(eq(topUps.id, topUpId));
+    const intent = fake.paymentIntents.get(row!.paymentIntentId!)!;
+    fake.reset();
+    const refund = await app.inject({ method: "POST", url: `/api/billing/top-up/${topUpId}/refund`, headers: bearer(org.token), payload: { amount_usd: 10 } });
+    expect(refund.statusCode, refund.body).toBe(200);
+    expect(refund.json().data).toMatchObject({ refunded_usd: 10, status: "paid" });
+    const [sent] = writesTo("/v1/refunds");
+    expect(sent!.body).toMatchObject({ payment_intent: intent.id, amount: "1000" });
+    expect(sent!.idempotencyKey).toMatch(/^refund-[0-9a-f-]{36}$/);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 20_000_000);
+
+    const charge = { id: intent.latest_charge, object: "charge", amount: 3000, amount_refunded: 1000, refunded: false, currency: "usd", customer: intent.customer, payment_intent: intent.id, status: "succeeded" };
+    const ours = await deliver(stripeEvent("charge.refunded", charge));
+    expect(ours.statusCode, ours.body).toBe(200);
+    expect(ours.json().result).toBe("ignored");
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 20_000_000);
+
+    // Another 5 refunded in Stripe's dashboard: the charge says 15 refunded in all; delivered twice, debited once.
+    const dashboard = stripeEvent("charge.refunded", { ...charge, amount_refunded: 1500 });
+    expect((await deliver(dashboard)).json().result).toBe("applied");
+    expect((await deliver(dashboard)).json().result).toBe("duplicate");
+    expect((await deliver(stripeEvent("charge.refunded", { ...charge, amount_refunded: 1500 }))).json().result).toBe("ignored");
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 15_000_000);
+    const topUp = (await app.inject({ method: "GET", url: `/api/billing/top-up/${topUpId}`, headers: bearer(org.token) })).json().data;
+    expect(topUp.refunded_usd).toBe(15);
+  });
+
+  it("a top-up paid at Stripe whose webhook never came (and whose payer never came back) is credited once by the reconciliation sweep", async () => {
+    const org = await newOrganisation(app);
+    const { topUpId, sessionId } = await startTopUp(org, 15, false);
+    fake.completeCheckout(sessionId);
+    const first = await reconcileTopUps(deps, { minAgeMs: 0 });
+    expect(first.credited).toBeGreaterThanOrEqual(1);
+    await reconcileTopUps(deps, { minAgeMs: 0 });
+    const [row] = await database.db.select().from(topUps).where(eq(topUps.id, topUpId));
+    expect(row).toMatchObject({ status: "paid" });
+    expect(row!.receiptUrl).toMatch(/^https:\/\/pay\.stripe\.com\/receipts\//);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 15_000_000);
+    // save_card false: no card kept.
+    expect((await account(org.orgId)).paymentMethodId).toBeNull();
+    // The webhook arriving after all changes nothing.
+    expect((await deliver(stripeEvent("checkout.session.completed", fake.checkoutSessions.get(sessionId)!))).json().result).toBe("ignored");
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 15_000_000);
   });
 
   it("a plan change to Starter goes to Checkout in subscription mode; subscription events move the plan and end it", async () => {
@@ -298,6 +363,28 @@ describe("Stripe mode through the app", () => {
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json().result).toBe("applied");
     expect(await show()).toMatchObject({ plan: { id: "pro" }, status: "active" });
+
+    // invoice.paid: one invoice document, however often delivered.
+    const invoice = {
+      id: `in_${randomBytes(8).toString("hex")}`,
+      object: "invoice",
+      customer: session.customer,
+      amount_paid: 19900,
+      total: 19900,
+      number: "ABCD-0001",
+      hosted_invoice_url: "https://invoice.stripe.com/i/acct_test/test_inv",
+      status: "paid",
+      lines: { object: "list", data: [{ description: "1 × Pro plan (at $199.00 / month)" }] },
+      parent: { type: "subscription_details", subscription_details: { subscription: subscriptionId, metadata: { org_id: org.orgId, plan: "pro" } } },
+    };
+    const paidInvoice = stripeEvent("invoice.paid", invoice);
+    expect((await deliver(paidInvoice)).json().result).toBe("applied");
+    expect((await deliver(paidInvoice)).json().result).toBe("duplicate");
+    expect((await deliver(stripeEvent("invoice.paid", invoice))).statusCode).toBe(200);
+    const documents = (await app.inject({ method: "GET", url: "/api/billing/documents", headers: bearer(org.token) })).json().data as Record<string, unknown>[];
+    const invoices = documents.filter((doc) => doc.kind === "invoice");
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ amount_usd: 199, url: invoice.hosted_invoice_url });
 
     const deleted = await deliver(stripeEvent("customer.subscription.deleted", { ...fake.subscriptions.get(subscriptionId)!, status: "canceled", ended_at: Math.floor(Date.now() / 1000) }));
     expect(deleted.statusCode, deleted.body).toBe(200);
