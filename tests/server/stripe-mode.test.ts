@@ -73,9 +73,15 @@ function stripeEvent(type: string, object: Record<string, unknown>, id = eventId
 
 /** POSTs the event as Stripe does: the exact bytes, signed with the endpoint's whsec (or `secret`). */
 function deliver(event: Record<string, unknown>, secret = WEBHOOK_SECRET) {
-  const payload = JSON.stringify(event);
+  // Stripe's own request: pretty-printed JSON with its charset, and its user agent.
+  const payload = JSON.stringify(event, null, 2);
   const header = signer.webhooks.generateTestHeaderString({ payload, secret });
-  return app.inject({ method: "POST", url: "/api/webhooks/stripe", headers: { "content-type": "application/json", "stripe-signature": header }, payload });
+  return app.inject({
+    method: "POST",
+    url: "/api/webhooks/stripe",
+    headers: { "content-type": "application/json; charset=utf-8", "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)", "stripe-signature": header },
+    payload,
+  });
 }
 
 const writesTo = (path: string) => fake.requests.filter((request) => request.method === "POST" && request.path === path);
