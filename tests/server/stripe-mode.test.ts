@@ -392,6 +392,17 @@ describe("Stripe mode through the app", () => {
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({ amount_usd: 199, url: invoice.hosted_invoice_url });
 
+    // Down to Free: cancelled at the period's end at Stripe; Pro until the subscription ends.
+    fake.reset();
+    const toFree = await app.inject({ method: "POST", url: "/api/subscription/change", headers: bearer(org.token), payload: { plan: "free" } });
+    expect(toFree.statusCode, toFree.body).toBe(200);
+    const cancel = writesTo(`/v1/subscriptions/${subscriptionId}`);
+    expect(cancel).toHaveLength(1);
+    expect(cancel[0]!.body).toEqual({ cancel_at_period_end: "true" });
+    expect(cancel[0]!.idempotencyKey).toMatch(new RegExp(`^cancel-${subscriptionId}-`));
+    expect((await deliver(stripeEvent("customer.subscription.updated", fake.subscriptions.get(subscriptionId)!))).json().result).toBe("applied");
+    expect(await show()).toMatchObject({ plan: { id: "pro" }, status: "active", cancel_at_period_end: true });
+
     const deleted = await deliver(stripeEvent("customer.subscription.deleted", { ...fake.subscriptions.get(subscriptionId)!, status: "canceled", ended_at: Math.floor(Date.now() / 1000) }));
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await show()).toMatchObject({ plan: { id: "free" }, status: "canceled" });
