@@ -403,8 +403,22 @@ describe("Stripe mode through the app", () => {
     expect((await deliver(stripeEvent("customer.subscription.updated", fake.subscriptions.get(subscriptionId)!))).json().result).toBe("applied");
     expect(await show()).toMatchObject({ plan: { id: "pro" }, status: "active", cancel_at_period_end: true });
 
-    const deleted = await deliver(stripeEvent("customer.subscription.deleted", { ...fake.subscriptions.get(subscriptionId)!, status: "canceled", ended_at: Math.floor(Date.now() / 1000) }));
+    // Stripe does not promise the order of events: the "updated" of the upgrade (active, Pro), delivered late.
+    const lateUpgrade = stripeEvent("customer.subscription.updated", structuredClone(fake.subscriptions.get(subscriptionId)!));
+    (lateUpgrade.data.object as Record<string, unknown>).cancel_at_period_end = false;
+
+    // The period ends: Stripe deletes the subscription.
+    const ended = fake.subscriptions.get(subscriptionId)!;
+    Object.assign(ended, { status: "canceled", ended_at: Math.floor(Date.now() / 1000) });
+    const deleted = await deliver(stripeEvent("customer.subscription.deleted", ended));
     expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await show()).toMatchObject({ plan: { id: "free" }, status: "canceled" });
+
+    // The late event is applied with the subscription as Stripe has it now (canceled): no Pro for free.
+    fake.reset();
+    const late = await deliver(lateUpgrade);
+    expect(late.statusCode, late.body).toBe(200);
+    expect(fake.requests.some((request) => request.method === "GET" && request.path === `/v1/subscriptions/${subscriptionId}`)).toBe(true);
     expect(await show()).toMatchObject({ plan: { id: "free" }, status: "canceled" });
   });
 
