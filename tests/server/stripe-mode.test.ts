@@ -244,7 +244,11 @@ describe("Stripe mode through the app", () => {
     expect(await maybeAutoReload(deps, org.orgId)).toBe("requires_action");
     expect(writesTo("/v1/payment_intents")).toHaveLength(1);
     const failed = (await reloads(org.orgId)).find((row) => row.status === "failed");
-    expect(failed).toMatchObject({ failureCode: "authentication_required" });
+    expect(failed).toMatchObject({ failureCode: "authentication_required", paymentIntentId: expect.stringMatching(/^pi_/) });
+    // Stripe's payment_intent.payment_failed for the same charge follows: recorded once already, nothing more.
+    const failedEvent = await deliver(stripeEvent("payment_intent.payment_failed", fake.paymentIntents.get(failed!.paymentIntentId!)!));
+    expect(failedEvent.statusCode, failedEvent.body).toBe(200);
+    expect(failedEvent.json().result).toBe("ignored");
     const state = (await getBilling(org.token)).json().data.auto_reload;
     expect(state).toMatchObject({ enabled: true, status: "needs_action", failures: 0, last_error: expect.stringContaining("authentication") });
 
