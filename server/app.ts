@@ -145,7 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(callRoutes, { prefix: API_BASE, db: database.db, voice, config });
   await app.register(walletRoutes, { prefix: API_BASE, db: database.db, config });
-  await app.register(billingRoutes, { prefix: API_BASE, db: database.db, config });
+  await app.register(billingRoutes, { prefix: API_BASE, db: database.db, config, payments });
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });

@@ -3,7 +3,8 @@
  * for the reload amount.
  *
  * - Triggered after each call debit commits (server/webhooks/ingest.ts) and on GET /billing/.
- * - Runs when enabled, status ok, a card is on file, balance < threshold and the monthly cap allows.
+ * - Runs when enabled, status ok, a card is on file, balance < threshold and the monthly cap allows (the
+ *   month in the organisation's time zone, organizations.timezone, like the rest of billing).
  * - Single flight: the auto_reload top-up row is inserted (pending) under the billing account's row lock,
  *   and the partial unique index top_ups_one_reload_in_flight refuses a second pending one.
  * - Then chargeOffSession (idempotency `reload-<top-up id>`): succeeded -> credited once (kind
@@ -16,21 +17,25 @@ import { randomUUID } from "node:crypto";
 import { and, eq, gte, inArray, sql, sum } from "drizzle-orm";
 import { AUTO_RELOAD_MAX_FAILURES, type AutoReload, type AutoReloadStatus } from "../../contract/billing";
 import type { Db } from "../db/client";
-import { billingAccounts, topUps } from "../db/schema";
+import { billingAccounts, organizations, topUps } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { microsToUsd, usdToMicros } from "../wallet/money";
 import { balanceOf, walletPolicy } from "../wallet/wallet";
 import { ensureBillingAccount, lockBillingAccount, type BillingAccountRow } from "./account";
 import { centsToMicros, creditTopUpOnce, microsToCents, type PaymentDeps } from "./top-ups";
 
-const startOfMonth = (at = new Date()) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+/** The instant the month of `at` began in the organisation's time zone (organizations.timezone, like the rest of billing), as SQL. */
+const startOfMonth = (orgId: string, at: Date) => sql`(
+  select date_trunc('month', ${at.toISOString()}::timestamptz at time zone o.tz) at time zone o.tz
+  from (select coalesce((select ${organizations.timezone} from ${organizations} where ${organizations.id} = ${orgId}), 'UTC') as tz) o
+)`;
 
-/** Reloads paid (or in flight) since the start of the month (UTC), micro-dollars. */
-export async function reloadedThisMonth(db: Db, orgId: string): Promise<number> {
+/** Reloads paid (or in flight) since the start of the month of `at` in the organisation's time zone, micro-dollars. */
+export async function reloadedThisMonth(db: Db, orgId: string, at: Date = new Date()): Promise<number> {
   const [row] = await db
     .select({ total: sum(topUps.amountMicros) })
     .from(topUps)
-    .where(and(eq(topUps.orgId, orgId), eq(topUps.kind, "auto_reload"), inArray(topUps.status, ["paid", "pending"]), gte(topUps.createdAt, startOfMonth())));
+    .where(and(eq(topUps.orgId, orgId), eq(topUps.kind, "auto_reload"), inArray(topUps.status, ["paid", "pending"]), gte(topUps.createdAt, startOfMonth(orgId, at))));
   return Number(row?.total ?? 0);
 }
 
@@ -128,18 +133,19 @@ export type AutoReloadOutcome = "not_needed" | "in_flight" | "succeeded" | "requ
 
 /**
  * Reloads the wallet when it should (see the file's comment). Never throws: a trigger (a webhook, a
- * page load) must not fail because of it. Answers what happened.
+ * page load) must not fail because of it. Answers what happened. `at` (default now) is the moment whose
+ * month the monthly cap counts: tests set it.
  */
-export async function maybeAutoReload(deps: PaymentDeps, orgId: string): Promise<AutoReloadOutcome> {
+export async function maybeAutoReload(deps: PaymentDeps, orgId: string, options: { at?: Date } = {}): Promise<AutoReloadOutcome> {
   try {
-    return await autoReload(deps, orgId);
+    return await autoReload(deps, orgId, options.at ?? new Date());
   } catch (error) {
     deps.log?.error({ err: error, orgId }, "auto-reload failed");
     return "failed";
   }
 }
 
-async function autoReload(deps: PaymentDeps, orgId: string): Promise<AutoReloadOutcome> {
+async function autoReload(deps: PaymentDeps, orgId: string, at: Date): Promise<AutoReloadOutcome> {
   const policy = walletPolicy(deps.config);
   // Cheap checks first, without writing or locking anything.
   const [peek] = await deps.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, orgId)).limit(1);
@@ -151,7 +157,7 @@ async function autoReload(deps: PaymentDeps, orgId: string): Promise<AutoReloadO
     if (!account.autoReloadEnabled || account.autoReloadStatus !== "ok" || !account.paymentMethodId || !account.customerId) return null;
     if (account.autoReloadAmountMicros <= 0) return null;
     if ((await balanceOf(tx, orgId, policy)) >= account.autoReloadThresholdMicros) return null;
-    if (account.autoReloadMonthlyCapMicros !== null && (await reloadedThisMonth(tx, orgId)) + account.autoReloadAmountMicros > account.autoReloadMonthlyCapMicros) return null;
+    if (account.autoReloadMonthlyCapMicros !== null && (await reloadedThisMonth(tx, orgId, at)) + account.autoReloadAmountMicros > account.autoReloadMonthlyCapMicros) return null;
     const id = randomUUID();
     const inserted = await tx
       .insert(topUps)

@@ -56,6 +56,21 @@ export async function preparePaymentEvent(payments: PaymentProvider, event: Paym
   return id ? payments.getCheckoutSession(id) : null;
 }
 
+/**
+ * Stripe does not promise the order of its events: a customer.subscription.created / updated is applied
+ * with the subscription as the provider has it now (when the provider can say: getSubscription), so a
+ * late, older copy cannot undo a newer change (say give back a plan after customer.subscription.deleted).
+ * Before the transaction, like preparePaymentEvent. A subscription the provider no longer knows keeps the
+ * event's copy.
+ */
+export async function currentSubscriptionEvent(payments: PaymentProvider, event: PaymentEvent): Promise<PaymentEvent> {
+  if (event.type !== "customer.subscription.created" && event.type !== "customer.subscription.updated") return event;
+  const id = str(event.data.object.id);
+  if (!id || !payments.getSubscription) return event;
+  const current = await payments.getSubscription(id);
+  return current ? { ...event, data: { ...event.data, object: current } } : event;
+}
+
 /** Applies one event inside the transaction that records its id. */
 export async function dispatchPaymentEvent(tx: Db, event: PaymentEvent, ctx: PaymentEventContext): Promise<DispatchResult> {
   const object = event.data.object;

@@ -5,8 +5,8 @@
  *
  * - checkout.session.completed in subscription mode: the customer and subscription ids, and the plan
  *   from the session's metadata {org_id, plan}.
- * - customer.subscription.created / updated: the plan (metadata.plan, else the price id against
- *   STRIPE_PRICE_STARTER / STRIPE_PRICE_PRO), the status (unpaid counts as past_due,
+ * - customer.subscription.created / updated: the plan (the price id against STRIPE_PRICE_STARTER /
+ *   STRIPE_PRICE_PRO, else metadata.plan), the status (unpaid counts as past_due,
  *   incomplete_expired as canceled; incomplete changes nothing), current_period_end (the subscription's
  *   or its first item's, as newer API versions put it), cancel_at_period_end, and past_due_since when it
  *   turns past_due (cleared when it is paid again). A plan change is applied only from these events (the
@@ -46,10 +46,12 @@ function firstItem(subscription: StripeObject): StripeObject {
   return Array.isArray(items) ? obj(items[0]) : {};
 }
 
-/** The plan of a subscription: its metadata, else its price id against the configured prices. */
+/**
+ * The plan of a subscription: its price id against the configured prices (STRIPE_PRICE_*) first, else its
+ * metadata, else its price's metadata. The price comes first because a plan changed in Stripe's customer
+ * portal moves only the price: the metadata Checkout wrote still names the plan it was bought on.
+ */
 export function planOfSubscription(subscription: StripeObject, settings: PlanSettings): PlanId | null {
-  const fromMetadata = metadataOf(subscription).plan;
-  if (isPlan(fromMetadata)) return fromMetadata;
   const item = firstItem(subscription);
   const priceId = idOf(item.price) ?? idOf(item.plan);
   const prices = settings.prices;
@@ -57,6 +59,8 @@ export function planOfSubscription(subscription: StripeObject, settings: PlanSet
     if (prices.starter && priceId === prices.starter) return "starter";
     if (prices.pro && priceId === prices.pro) return "pro";
   }
+  const fromMetadata = metadataOf(subscription).plan;
+  if (isPlan(fromMetadata)) return fromMetadata;
   const fromPriceMetadata = metadataOf(obj(item.price)).plan;
   return isPlan(fromPriceMetadata) ? fromPriceMetadata : null;
 }

@@ -1,7 +1,8 @@
 /**
  * /billing routes of the ledger work (issue 15): GET /billing/ (the summary), GET /billing/ledger and its
  * CSV export, GET /billing/usage, and the spend caps (GET for members, PUT for admins). Reading writes
- * nothing. Top-ups, auto-reload, the card and documents are other routes.
+ * nothing, except that GET /billing/ also runs auto-reload for the organisation (maybeAutoReload) once it
+ * has read the summary, without waiting for it. Top-ups, auto-reload, the card and documents are other routes.
  */
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -17,9 +18,11 @@ import {
   usageQuerySchema,
   usageResponseSchema,
 } from "../../contract/billing";
+import { maybeAutoReload } from "../billing/auto-reload";
 import { ledgerCsvStream, ledgerExportFileName, listLedger, readUsage } from "../billing/ledger";
 import { replaceSpendCaps, spendCapStandings, toApiSpendCap } from "../billing/spend-caps";
 import { readBillingSummary } from "../billing/summary";
+import type { PaymentProvider } from "../billing/payments/types";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { ApiError } from "../plugins/errors";
@@ -29,8 +32,26 @@ const tags = ["billing"];
 const security = [{ bearerAuth: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 
-export const billingRoutes: FastifyPluginAsyncZod<{ db: Db; config: AppConfig }> = async (app, { db, config }) => {
+export interface BillingRouteOptions {
+  db: Db;
+  config: AppConfig;
+  /** For the auto-reload GET /billing/ runs (default: app.payments). */
+  payments?: PaymentProvider;
+}
+
+export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { db, config, payments }) => {
   const policy = walletPolicy(config);
+
+  /**
+   * A balance already under the threshold (a debit whose trigger was missed, a server restarted mid-way)
+   * is reloaded when someone opens billing. Fire and forget: maybeAutoReload never throws and logs its
+   * own errors; the answer does not wait for the payment provider.
+   */
+  function autoReloadInBackground(orgId: string): void {
+    const provider = payments ?? app.payments;
+    if (!provider) return;
+    void maybeAutoReload({ db, config, payments: provider, log: app.log }, orgId).catch((error: unknown) => app.log.error({ err: error, orgId }, "auto-reload on GET /billing/ failed"));
+  }
 
   function allowed(request: FastifyRequest, action: Action, refused: string) {
     const identity = request.requireIdentity();
@@ -49,13 +70,16 @@ export const billingRoutes: FastifyPluginAsyncZod<{ db: Db; config: AppConfig }>
         description:
           "Balance, available (balance less what calls not ended yet hold), this month's call spend in the organisation's time zone, auto-reload and its state, " +
           "the spend caps with their progress, the card on file, the payments mode (sandbox or stripe), banners (alerts) and a checkout top-up still pending " +
-          "(of the last hour). Members may read it; reading writes nothing.",
+          "(of the last hour). Members may read it. Opening it also starts auto-reload when the balance is already under its threshold (in the background: " +
+          "the answer shows the state before it; read again to see the reload).",
         response: { 200: billingSummaryResponseSchema, ...errors },
       },
     },
     async (request) => {
       const scope = allowed(request, "show", "Your role may not view billing.");
-      return { data: await readBillingSummary(db, scope.orgId, { policy, payments: config.modes.payments }) };
+      const data = await readBillingSummary(db, scope.orgId, { policy, payments: config.modes.payments });
+      autoReloadInBackground(scope.orgId);
+      return { data };
     },
   );
 

@@ -3,7 +3,8 @@
  * them alike and posts them here through app.inject). The raw body is what is signed, so this plugin
  * (and only it) keeps the body as bytes; after verifying (Stripe-Signature, 300 s tolerance), the event
  * id goes into stripe_events in the same transaction as its effects (server/billing/events.ts): a
- * repeated delivery answers 200 and changes nothing. Unknown types are recorded and ignored. A bad
+ * repeated delivery answers 200 and changes nothing. A subscription event is applied with the subscription
+ * as the provider has it now (Stripe's events may arrive out of order). Unknown types are recorded and ignored. A bad
  * signature answers 400 {detail, code} and changes nothing.
  */
 import { eq } from "drizzle-orm";
@@ -14,7 +15,7 @@ import { billingPaths } from "../../contract/billing-shared";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { stripeEvents } from "../db/schema";
-import { dispatchPaymentEvent, preparePaymentEvent } from "../billing/events";
+import { currentSubscriptionEvent, dispatchPaymentEvent, preparePaymentEvent } from "../billing/events";
 import { planSettings } from "../billing/plan-limits";
 import { isSandboxPayments } from "../billing/payments/sandbox";
 import { WebhookSignatureError } from "../billing/payments/signature";
@@ -77,6 +78,8 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
       }
       const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eqId(event.id)).limit(1);
       if (seen) return { received: true as const, duplicate: true, result: "duplicate" as const };
+      // Reads of the provider, before the transaction (no row waits on the network).
+      event = await currentSubscriptionEvent(payments, event);
       const checkout = await preparePaymentEvent(payments, event);
       const result = await db.transaction(async (tx) => {
         const recorded = await tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeEvents.id });

@@ -8,11 +8,11 @@ import type { FastifyInstance } from "fastify";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTO_RELOAD_MAX_FAILURES } from "../../contract/billing";
-import { maybeAutoReload, readAutoReload } from "../../server/billing/auto-reload";
+import { maybeAutoReload, readAutoReload, reloadedThisMonth } from "../../server/billing/auto-reload";
 import type { PaymentDeps } from "../../server/billing/top-ups";
 import type { AppConfig } from "../../server/config";
 import type { Database } from "../../server/db/client";
-import { billingAccounts, topUps } from "../../server/db/schema";
+import { billingAccounts, organizations, topUps } from "../../server/db/schema";
 import { randomUUID } from "node:crypto";
 import { orgScope } from "../../server/data/orgScope";
 import { calls } from "../../server/db/schema";
@@ -118,6 +118,53 @@ describe("maybeAutoReload", () => {
     expect(await reloads(org.orgId)).toHaveLength(1);
   });
 
+  it("the monthly cap counts the month in the organisation's time zone (around a month boundary)", async () => {
+    const org = await withCard(10);
+    await database.db.update(organizations).set({ timezone: "America/Los_Angeles" }).where(eq(organizations.id, org.orgId));
+    expect((await putAutoReload(org.token, { enabled: true, amount_usd: 10, threshold_usd: 100, monthly_cap_usd: 15 })).statusCode).toBe(200);
+    // A reload paid on 30 November, 20:00 in Los Angeles (1 December, 04:00 UTC).
+    await database.db.insert(topUps).values({
+      id: randomUUID(),
+      orgId: org.orgId,
+      kind: "auto_reload",
+      amountMicros: 10_000_000,
+      status: "paid",
+      saveCard: false,
+      isSandbox: true,
+      createdAt: new Date("2026-12-01T04:00:00Z"),
+    });
+    // 1 December 05:00 UTC is still 30 November (21:00) in Los Angeles: November's 10 count, another 10 would pass the 15.
+    const lateNovember = new Date("2026-12-01T05:00:00Z");
+    expect(await reloadedThisMonth(database.db, org.orgId, lateNovember)).toBe(10_000_000);
+    expect(await maybeAutoReload(deps, org.orgId, { at: lateNovember })).toBe("not_needed");
+    expect(await reloads(org.orgId)).toHaveLength(1);
+    // 1 December 08:00 UTC is midnight there: December starts afresh.
+    const decemberThere = new Date("2026-12-01T08:00:00Z");
+    expect(await reloadedThisMonth(database.db, org.orgId, new Date("2026-12-01T07:59:59Z"))).toBe(10_000_000);
+    expect(await reloadedThisMonth(database.db, org.orgId, decemberThere)).toBe(0);
+    expect(await maybeAutoReload(deps, org.orgId, { at: decemberThere })).toBe("succeeded");
+    expect(await reloads(org.orgId)).toHaveLength(2);
+
+    // East of UTC the month starts earlier: 30 November 16:00 UTC is already 1 December in Tokyo.
+    const tokyo = await newOrganisation(app);
+    await database.db.update(organizations).set({ timezone: "Asia/Tokyo" }).where(eq(organizations.id, tokyo.orgId));
+    await database.db.insert(topUps).values({
+      id: randomUUID(),
+      orgId: tokyo.orgId,
+      kind: "auto_reload",
+      amountMicros: 20_000_000,
+      status: "paid",
+      saveCard: false,
+      isSandbox: true,
+      createdAt: new Date("2026-11-30T15:30:00Z"),
+    });
+    // In Tokyo's December (UTC's December began after it: counted in UTC it would be November's).
+    expect(await reloadedThisMonth(database.db, tokyo.orgId, new Date("2026-12-01T10:00:00Z"))).toBe(20_000_000);
+    expect(await reloadedThisMonth(database.db, tokyo.orgId, new Date("2026-12-31T14:59:59Z"))).toBe(20_000_000);
+    // 31 December 15:00 UTC is 1 January there.
+    expect(await reloadedThisMonth(database.db, tokyo.orgId, new Date("2026-12-31T15:00:00Z"))).toBe(0);
+  });
+
   it("a card that asks for authentication: the reload fails, status needs_action, never retried off-session, until an admin confirms on-session", async () => {
     const org = await withCard(10, CARDS.auth);
     expect((await putAutoReload(org.token, { enabled: true, amount_usd: 20, threshold_usd: 50 })).statusCode).toBe(200);
@@ -155,6 +202,49 @@ describe("maybeAutoReload", () => {
     expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 10_000_000);
     const again = await putAutoReload(org.token, { enabled: true, amount_usd: 20, threshold_usd: 50 });
     expect(again.json().data).toMatchObject({ enabled: true, status: "ok", failures: 0 });
+  });
+
+  it("opening billing (GET /billing/) reloads a balance already under the threshold, without the answer waiting for the charge", async () => {
+    const org = await withCard(25);
+    // Switched on with the balance (35) already under the threshold (50): nothing has triggered it yet.
+    expect((await putAutoReload(org.token, { enabled: true, amount_usd: 20, threshold_usd: 50 })).statusCode).toBe(200);
+    expect(await reloads(org.orgId)).toHaveLength(0);
+
+    // The provider's charge is held until released: the page must answer all the same.
+    const payments = app.payments;
+    const charge = payments.chargeOffSession.bind(payments);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let charging = false;
+    payments.chargeOffSession = async (input) => {
+      charging = true;
+      await held;
+      return charge(input);
+    };
+    try {
+      const member = await addMember(app, org.token, org.orgId);
+      const opened = await app.inject({ method: "GET", url: "/api/billing/", headers: bearer(member.token) });
+      expect(opened.statusCode, opened.body).toBe(200);
+      // The answer is the state it found: 35 and no reload yet.
+      expect(opened.json().data).toMatchObject({ balance_usd: 35 });
+      await waitFor(async () => charging, 5_000, "the off-session charge to start");
+      const [inFlight] = await reloads(org.orgId);
+      expect(inFlight).toMatchObject({ status: "pending", amountMicros: 20_000_000 });
+      // A second visit while it is in flight starts no other.
+      expect((await app.inject({ method: "GET", url: "/api/billing/", headers: bearer(org.token) })).json().data.auto_reload.in_flight).toBe(true);
+    } finally {
+      release();
+    }
+    const [reload] = await waitFor(async () => {
+      const rows = (await reloads(org.orgId)).filter((row) => row.status === "paid");
+      return rows.length > 0 ? rows : null;
+    }, 10_000, "the reload started by GET /billing/");
+    payments.chargeOffSession = charge;
+    expect(reload).toMatchObject({ amountMicros: 20_000_000 });
+    expect(await reloads(org.orgId)).toHaveLength(1);
+    expect(await balanceMicros(database.db, org.orgId)).toBe(STARTING + 25_000_000 + 20_000_000);
+    const after = await app.inject({ method: "GET", url: "/api/billing/", headers: bearer(org.token) });
+    expect(after.json().data).toMatchObject({ balance_usd: 55, auto_reload: { reloaded_this_month_usd: 20, in_flight: false } });
   });
 
   it("runs after a call's debit commits (the end-of-call report's ingest), without holding up the webhook's answer", async () => {

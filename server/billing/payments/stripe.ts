@@ -24,6 +24,8 @@
  *   usd, unit_amount = the plan's monthly price in cents, recurring {interval month}, product_data {name
  *   "<Plan> plan"}}}, quantity 1, metadata {org_id, plan}, subscription_data.metadata {org_id, plan};
  *   key `subscribe-<orgId>-<plan>-<nonce>`.
+ * - getSubscription: GET /v1/subscriptions/{id} (the webhook reads a subscription event's subscription as it
+ *   is now: Stripe's events may arrive out of order); null when Stripe answers 404.
  * - updateSubscription: GET /v1/subscriptions/{id} (for its item id), then POST /v1/subscriptions/{id}
  *   {items [{id, price | price_data {currency, product = the current item's product, unit_amount,
  *   recurring}}], proration_behavior create_prorations, metadata {plan}}; key `plan-<subId>-<plan>-<nonce>`.
@@ -172,6 +174,15 @@ export function createStripePayments(config: StripeConfig, log?: StripeLog): Pay
         card: intent ? cardOf(intent.payment_method) : null,
         receiptUrl: intent ? receiptOf(intent.latest_charge) : null,
       };
+    },
+
+    async getSubscription(subscriptionId) {
+      try {
+        return (await stripe.subscriptions.retrieve(subscriptionId)) as unknown as Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+        throw error;
+      }
     },
 
     async chargeOffSession({ topUpId, orgId, customerId, paymentMethodId, amountCents }): Promise<OffSessionResult> {

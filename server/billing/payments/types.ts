@@ -78,6 +78,14 @@ export interface PaymentProvider {
   getCheckoutSession(sessionId: string): Promise<CheckoutSessionState>;
 
   /**
+   * Optional: the subscription as the provider has it now (GET /v1/subscriptions/{id}), null when it does
+   * not exist. Stripe does not promise the order of its events, so the webhook applies
+   * customer.subscription.created / updated with this rather than with the event's (maybe older) copy.
+   * A provider without it (the sandbox, which delivers in order) has its events applied as sent.
+   */
+  getSubscription?(subscriptionId: string): Promise<Record<string, unknown> | null>;
+
+  /**
    * Charges the saved card off-session (auto-reload): POST /v1/payment_intents with confirm, off_session,
    * metadata {top_up_id, org_id}. Idempotency key `reload-<topUpId>`. Declines answer, they do not throw.
    */
