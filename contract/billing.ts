@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCalendarDate } from "./paging";
+import { calendarDay, dayRangeQuerySchema } from "./day-range";
 import {
   AUTO_RELOAD_MAX_AMOUNT_USD,
   AUTO_RELOAD_MAX_THRESHOLD_USD,
@@ -39,8 +39,7 @@ const cents = (field: string, min: number, max: number) =>
     .max(max, { error: `${field} must be at most $${max.toLocaleString("en-US")}` })
     .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, { error: `${field} may have at most 2 decimals (cents)` });
 
-const day = (field: string) =>
-  z.string().refine(isCalendarDate, { error: `${field} must be a calendar day written YYYY-MM-DD (zero-padded), e.g. 2026-03-07` });
+const day = calendarDay;
 
 // ---------------------------------------------------------------------------------------------- top-ups
 
@@ -238,19 +237,7 @@ export const ledgerListSchema = z.object({ data: z.array(ledgerEntrySchema), tot
 
 // ------------------------------------------------------------------------------------------------ usage
 
-export const usageQuerySchema = z
-  .strictObject({
-    startDate: day("startDate").optional(),
-    endDate: day("endDate").optional(),
-    agentId: z.uuid({ error: "agentId must be the id (a UUID) of one of the organisation's agents" }).optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.startDate && value.endDate) {
-      if (value.endDate < value.startDate) ctx.addIssue({ code: "custom", path: ["endDate"], message: "endDate must be the same day as startDate or later" });
-      const days = (Date.parse(value.endDate) - Date.parse(value.startDate)) / 86_400_000 + 1;
-      if (days > USAGE_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["endDate"], message: `the period can be at most ${USAGE_MAX_DAYS} days` });
-    }
-  });
+export const usageQuerySchema = dayRangeQuerySchema(USAGE_MAX_DAYS);
 export type UsageQuery = z.input<typeof usageQuerySchema>;
 
 export const usageComponentsSchema = z.object(Object.fromEntries(USAGE_COMPONENTS.map((component) => [component, z.number()])) as Record<(typeof USAGE_COMPONENTS)[number], z.ZodNumber>);

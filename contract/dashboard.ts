@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCalendarDate } from "./paging";
+import { dayRangeQuerySchema } from "./day-range";
 import { CALL_OUTCOMES } from "./call-outcome";
 import { campaignCountsSchema } from "./campaign";
 import { DASHBOARD_MAX_DAYS } from "./dashboard-paths";
@@ -34,22 +34,7 @@ export * from "./dashboard-paths";
  */
 
 
-const day = (field: string) =>
-  z.string().refine(isCalendarDate, { error: `${field} must be a calendar day written YYYY-MM-DD (zero-padded), e.g. 2026-03-07` });
-
-export const dashboardQuerySchema = z
-  .strictObject({
-    startDate: day("startDate").optional(),
-    endDate: day("endDate").optional(),
-    agentId: z.uuid({ error: "agentId must be the id (a UUID) of one of the organisation's agents" }).optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.startDate && value.endDate) {
-      if (value.endDate < value.startDate) ctx.addIssue({ code: "custom", path: ["endDate"], message: "endDate must be the same day as startDate or later" });
-      const days = (Date.parse(value.endDate) - Date.parse(value.startDate)) / 86_400_000 + 1;
-      if (days > DASHBOARD_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["endDate"], message: `the period can be at most ${DASHBOARD_MAX_DAYS} days` });
-    }
-  });
+export const dashboardQuerySchema = dayRangeQuerySchema(DASHBOARD_MAX_DAYS);
 export type DashboardQuery = z.input<typeof dashboardQuerySchema>;
 
 const rate = z.number().min(0).max(1).nullable();
