@@ -6,6 +6,7 @@
  * The database is an in-memory PGlite, or, when TEST_DATABASE_URL is set, a uniquely named database
  * on that PostgreSQL server (dropped afterwards): the whole suite then runs on PostgreSQL.
  */
+import { sql } from "drizzle-orm";
 import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,19 +44,52 @@ async function migratedSnapshot(): Promise<Blob> {
   return snapshot;
 }
 
+/**
+ * Money's invariant (issue 15), checked on every suite database as it closes, whatever the tests in the file
+ * did: each organisation's wallet balance equals the sum of its ledger (and no ledger without a wallet).
+ * Throws, failing the file, when it does not hold.
+ */
+export async function assertWalletsEqualLedgers(database: Database): Promise<void> {
+  const result = (await database.db.execute(sql`
+    select coalesce(w.org_id, l.org_id) as org_id, w.balance_micros::bigint as balance, coalesce(l.total, 0)::bigint as total
+    from wallets w full outer join (select org_id, sum(amount_micros) as total from wallet_ledger group by org_id) l on l.org_id = w.org_id
+    where w.org_id is null or w.balance_micros <> coalesce(l.total, 0)`)) as unknown as { rows: { org_id: string; balance: string | null; total: string }[] };
+  if (result.rows.length > 0) {
+    const lines = result.rows.slice(0, 5).map((row) => `${row.org_id}: wallet ${row.balance ?? "missing"} µ$, ledger sum ${row.total} µ$`);
+    throw new Error(`balance = sum(ledger) broken for ${result.rows.length} organisation(s): ${lines.join("; ")}`);
+  }
+}
+
+/** close() that first checks the money invariant (assertWalletsEqualLedgers), then closes anyway. */
+function checkedClose(database: Database, close: () => Promise<void>): Database {
+  return {
+    ...database,
+    close: async () => {
+      let broken: unknown = null;
+      try {
+        await assertWalletsEqualLedgers(database);
+      } catch (error) {
+        broken = error;
+      }
+      await close();
+      if (broken) throw broken;
+    },
+  };
+}
+
 /** A fresh in-memory PGlite with every migration applied. */
 export async function pgliteDatabase(): Promise<Database> {
   const database = await openDatabase({ kind: "pglite-memory", snapshot: await migratedSnapshot() });
   // Applies nothing when the snapshot is current; keeps the result right if it is not.
   await runMigrations(database);
-  return database;
+  return checkedClose(database, () => database.close());
 }
 
-/** The suite's database: PGlite, or PostgreSQL when TEST_DATABASE_URL is set; close() cleans up. */
+/** The suite's database: PGlite, or PostgreSQL when TEST_DATABASE_URL is set; close() checks the money invariant, then cleans up. */
 export async function migratedDatabase(): Promise<Database> {
   if (!TEST_DATABASE_URL) return pgliteDatabase();
   const { database, drop } = await postgresDatabase(TEST_DATABASE_URL);
-  return { ...database, close: drop };
+  return checkedClose(database, drop);
 }
 
 /** PostgreSQL for the suite's PostgreSQL run (TEST_DATABASE_URL): see postgresDatabase. */
