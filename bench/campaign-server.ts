@@ -27,6 +27,8 @@ const config = loadConfig({
   SANDBOX_CALL_SECONDS: process.env.BENCH_CALL_SECONDS ?? "0",
   STARTING_CREDIT_USD: "1000000",
   ORG_CONCURRENT_CALLS: "1000",
+  // A self-hosted install: no plan limits (the plan's concurrency would otherwise cap the dialler before ORG_CONCURRENT_CALLS).
+  DEFAULT_PLAN: "enterprise",
   DIALLER_INTERVAL_MS: "100",
 });
 const database = await openDatabase({ kind: "postgres", url });

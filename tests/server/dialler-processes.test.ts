@@ -87,6 +87,8 @@ describe.skipIf(unavailable !== null)("the dialler in two processes on PostgreSQ
       DIALLER_INTERVAL_MS: "50",
       DIALLER_LEASE_SECONDS: "5",
       ORG_CONCURRENT_CALLS: "50",
+      // No plan limit (testConfig's default): ORG_CONCURRENT_CALLS is the cap under test, not Free's one call.
+      DEFAULT_PLAN: "enterprise",
     });
     const live = [startServer(await env()), startServer(await env())];
     servers.push(...live);
