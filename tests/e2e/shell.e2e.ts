@@ -102,7 +102,8 @@ test("the toggle collapses the sidebar to the 28 px logo and icons only, the ite
       // Icons only, but each link keeps its name.
       assert.ok(await nav(page).getByRole("link", { name: item.label, exact: true }).isVisible());
     }
-    assert.equal(await page.getByText("VIEW PLANS").count(), 0, "VIEW PLANS hides its label");
+    // In the sidebar (the dashboard's plan card has its own "View plans" link).
+    assert.equal(await sidebar(page).getByText("VIEW PLANS").count(), 0, "VIEW PLANS hides its label");
     assert.equal(await page.getByRole("button", { name: "Switch organization" }).getByText("Demo Organisation").count(), 0);
 
     // Collapsed, the items still lead to their screens and the tooltip still names them.
@@ -121,6 +122,6 @@ test("the toggle collapses the sidebar to the 28 px logo and icons only, the ite
     await page.waitForFunction((before) => Math.round(document.querySelector(".shell-sider")!.getBoundingClientRect().width) === before, expandedWidth);
     assert.equal(await page.getByRole("button", { name: "Collapse sidebar" }).getAttribute("aria-expanded"), "true");
     for (const item of SIDEBAR) assert.ok(await nav(page).getByText(item.label, { exact: true }).isVisible(), `${item.label} shows its label again`);
-    assert.ok(await page.getByText("VIEW PLANS").isVisible());
+    assert.ok(await sidebar(page).getByText("VIEW PLANS").isVisible());
   });
 });

@@ -209,7 +209,7 @@ export function AutoReloadCard({ summary, canEdit }: { summary: BillingSummary; 
         <Form.Item name="enabled" label={text.autoReload.enabled} valuePropName="checked">
           <Switch />
         </Form.Item>
-        {!summary.card && <Alert type="info" showIcon message={text.autoReload.needsCard} style={{ marginBottom: 16 }} />}
+        {!summary.card && <Alert type="info" role="status" showIcon message={text.autoReload.needsCard} style={{ marginBottom: 16 }} />}
         <Row gutter={16}>
           <Col xs={24} md={8}>
             <Form.Item name="amount_usd" label={text.autoReload.amount} rules={[{ required: true, type: "number", min: AUTO_RELOAD_MIN_AMOUNT_USD, max: AUTO_RELOAD_MAX_AMOUNT_USD }]}>
@@ -230,7 +230,7 @@ export function AutoReloadCard({ summary, canEdit }: { summary: BillingSummary; 
         <Typography.Paragraph type="secondary">{text.autoReload.reloadedThisMonth(formatUsd(reload.reloaded_this_month_usd))}</Typography.Paragraph>
         {reload.last_error && <Alert type="warning" showIcon message={reload.last_error} style={{ marginBottom: 16 }} />}
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-        {saved && <Alert type="success" showIcon message={text.saved} style={{ marginBottom: 16 }} />}
+        {saved && <Alert type="success" role="status" showIcon message={text.saved} style={{ marginBottom: 16 }} />}
       </Form>
       <AdminButton allowed={canEdit} type="primary" loading={actions.pending} onClick={() => form.submit()}>
         {text.autoReload.save}

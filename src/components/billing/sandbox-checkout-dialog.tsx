@@ -103,7 +103,7 @@ export function SandboxCheckoutDialog({ checkoutId, onClose }: { checkoutId: str
           </Typography.Title>
           <Typography.Text>{checkout.description}</Typography.Text>
           <Typography.Text type="secondary">{text.intro}</Typography.Text>
-          {!open && <Alert type="info" showIcon message={text.closed(checkout.status)} />}
+          {!open && <Alert type="info" role="status" showIcon message={text.closed(checkout.status)} />}
           {open && needsAuth && <Alert type="warning" showIcon message={text.authTitle} description={outcome?.detail || text.authBody} />}
           {open && !needsAuth && (
             <>

@@ -56,7 +56,7 @@ export function ChangeDialog({ plan, pending, onConfirm, onClose }: { plan: Plan
         </div>
       ) : (
         <>
-          {preview.contact_sales && <Alert type="info" showIcon message={text.contactSales} style={{ marginBottom: 12 }} />}
+          {preview.contact_sales && <Alert type="info" role="status" showIcon message={text.contactSales} style={{ marginBottom: 12 }} />}
           <Typography.Paragraph>
             <Typography.Text strong>{text.price}: </Typography.Text>
             <span data-testid="preview-price">{price}</span>

@@ -85,8 +85,8 @@ export default function SubscriptionsPage() {
       <Typography.Title level={1} style={{ margin: 0, fontSize: 24 }}>
         {strings.screens.subscriptions}
       </Typography.Title>
-      {checkoutReturn === "success" && <Alert type="success" showIcon closable onClose={closeReturn} message={text.checkoutReturn.success} description={text.checkoutReturn.successDetail} />}
-      {checkoutReturn === "cancelled" && <Alert type="info" showIcon closable onClose={closeReturn} message={text.checkoutReturn.cancelled} />}
+      {checkoutReturn === "success" && <Alert type="success" role="status" showIcon closable onClose={closeReturn} message={text.checkoutReturn.success} description={text.checkoutReturn.successDetail} />}
+      {checkoutReturn === "cancelled" && <Alert type="info" role="status" showIcon closable onClose={closeReturn} message={text.checkoutReturn.cancelled} />}
       {query.isError && !subscription && <ListLoadError query={query} title={text.loadFailed} retryLabel={text.retry} />}
       {query.isLoading && !subscription && (
         <div aria-busy="true" aria-label={text.loading}>
