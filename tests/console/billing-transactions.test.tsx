@@ -52,6 +52,20 @@ describe("Billing: Transactions", () => {
     expect(request.query.get("limit")).toBe("50");
   });
 
+  it("pages through Refine's table: page 2 is asked for and written to the URL; a filter goes back to page 1", async () => {
+    const { fetch, user, search } = open("/billing?tab=transactions");
+    await findScreen("Billing");
+    await screen.findByText("Call to +15550100");
+    await user.click(screen.getByRole("listitem", { name: "2" }));
+    await waitFor(() => expect(search().get("page")).toBe("2"));
+    await waitFor(() => expect(fetch.to("GET", "/api/billing/ledger").at(-1)!.query.get("page")).toBe("2"));
+    await user.click(screen.getByRole("combobox", { name: text.transactions.kind }));
+    await user.click(await screen.findByTitle("Top-up"));
+    await waitFor(() => expect(search().get("kind")).toBe("top-up"));
+    expect(search().get("page")).toBeNull();
+    await waitFor(() => expect(Object.fromEntries(fetch.to("GET", "/api/billing/ledger").at(-1)!.query)).toMatchObject({ page: "1", kind: "top-up" }));
+  });
+
   it("filters from the URL go to the request; changing them writes the URL and asks again", async () => {
     const { fetch, user, search } = open(`/billing?tab=transactions&from=2026-03-01&to=2026-03-31&agent=${AGENT_A}&min=1`);
     await findScreen("Billing");

@@ -1,7 +1,7 @@
-import { useList, type CrudFilter } from "@refinedev/core";
+import { useTable, type CrudFilter } from "@refinedev/core";
 import { Button, Col, DatePicker, Empty, Input, InputNumber, Popconfirm, Row, Select, Space, Table, Typography, Alert } from "antd";
 import dayjs from "dayjs";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { BillingSummary, LedgerEntry } from "../../../contract/billing";
 import { LEDGER_PAGE_SIZE } from "../../../contract/billing-shared";
@@ -54,12 +54,23 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const [refundError, setRefundError] = useState<string | null>(null);
-  const { result, query } = useList<LedgerEntry, ApiError>({
+  // Refine's useTable on the ledger. The URL (beside ?tab=) holds the page and filters in readable names
+  // (startDate, kind, q…), so the table follows it rather than syncing its own encoding into it.
+  const {
+    result,
+    tableQuery: query,
+    currentPage,
+    setCurrentPage,
+  } = useTable<LedgerEntry, ApiError>({
     resource: "billing-ledger",
-    pagination: { currentPage: page, pageSize: LEDGER_PAGE_SIZE },
-    filters,
+    pagination: { currentPage: page, pageSize: LEDGER_PAGE_SIZE, mode: "server" },
+    filters: { permanent: filters, mode: "server" },
+    syncWithLocation: false,
     errorNotification: false,
   });
+  useEffect(() => {
+    if (currentPage !== page) setCurrentPage(page);
+  }, [page, currentPage, setCurrentPage]);
   const zone = summary?.time_zone;
   const filtered = filters.length > 0;
   const set = (changes: Record<string, string | undefined>) => patch({ ...changes, page: undefined });
