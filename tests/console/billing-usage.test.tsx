@@ -21,8 +21,8 @@ function serve() {
 describe("Billing: Usage", () => {
   it("the default period is the last 30 days of the organisation's zone", () => {
     // 2026-03-10 20:00 UTC is already 11 March in Auckland.
-    expect(defaultUsageRange("Pacific/Auckland", Date.parse("2026-03-10T20:00:00Z"))).toEqual({ startDate: "2026-02-10", endDate: "2026-03-11" });
-    expect(defaultUsageRange("UTC", Date.parse("2026-03-10T20:00:00Z"))).toEqual({ startDate: "2026-02-09", endDate: "2026-03-10" });
+    expect(defaultUsageRange("Pacific/Auckland", new Date("2026-03-10T20:00:00Z"))).toEqual({ startDate: "2026-02-10", endDate: "2026-03-11" });
+    expect(defaultUsageRange("UTC", new Date("2026-03-10T20:00:00Z"))).toEqual({ startDate: "2026-02-09", endDate: "2026-03-10" });
   });
 
   it("asks for the URL's period and agent, shows the KPIs, the stacked chart by component, cost by agent and the table", async () => {

@@ -27,7 +27,7 @@ const text = billingText.usage;
 const NO_AGENT = "none";
 
 /** The default period: the last USAGE_DEFAULT_DAYS days of the organisation's zone, today included. */
-export function defaultUsageRange(zone: string, now = Date.now()): { startDate: string; endDate: string } {
+export function defaultUsageRange(zone: string, now: Date = new Date()): { startDate: string; endDate: string } {
   const endDate = todayIn(zone, now);
   return { startDate: addDays(endDate, -(USAGE_DEFAULT_DAYS - 1)), endDate };
 }
