@@ -10,13 +10,13 @@ import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar } from "@visx/shape";
 import { Button, Card, Col, DatePicker, Empty, Progress, Row, Select, Skeleton, Space, Statistic, Table, theme } from "antd";
 import dayjs from "dayjs";
-import { useLayoutEffect, useRef, useState } from "react";
 import type { Usage } from "../../../contract/billing";
 import { billingPaths, USAGE_COMPONENT_LABELS, USAGE_COMPONENTS, USAGE_DEFAULT_DAYS, type UsageComponent } from "../../../contract/billing-shared";
 import { useAgentList } from "../../hooks/use-agent-list";
 import { toCsv } from "../../lib/csv";
 import { saveFile } from "../../lib/csv-download";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
+import { useWidth } from "../dashboard/use-width";
 import { ListLoadError } from "../list-load-error";
 import { addDays, formatCount, formatDay, formatMinutes, formatUsd, formatUsdPerMinute, isDay, todayIn } from "./billing-format";
 import { useBillingUrl } from "./billing-url";
@@ -46,21 +46,6 @@ function useComponentColours(): Record<UsageComponent, string> {
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 12, bottom: 28, left: 52 };
-
-function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const measure = () => setWidth(element.clientWidth);
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width || 640];
-}
 
 /** Cost per day, one bar a day stacked by component (each segment named for a screen reader). */
 export function UsageChart({ days }: { days: Usage["days"] }) {

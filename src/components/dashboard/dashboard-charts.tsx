@@ -11,12 +11,13 @@ import { Group } from "@visx/group";
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar, LinePath, Pie } from "@visx/shape";
 import { Button, theme } from "antd";
-import { useId, useLayoutEffect, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from "react";
+import { useId, useState, type MouseEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
 import { CALL_OUTCOMES, type CallOutcome } from "../../../contract/call-outcome";
 import type { Dashboard, DashboardDay } from "../../../contract/dashboard";
 import { strings } from "../../config/strings";
 import { formatCount, formatDay, formatLongDay, formatMinutes, formatPercent, formatUsd } from "./dashboard-format";
+import { useWidth } from "./use-width";
 
 const text = strings.dashboard.charts;
 const columns = strings.dashboard.columns;
@@ -30,25 +31,6 @@ export interface ChartLinks {
 
 const HEIGHT = 220;
 const MARGIN = { top: 12, right: 48, bottom: 28, left: 44 };
-/** Under jsdom (no layout) and before the first measurement. */
-const FALLBACK_WIDTH = 640;
-
-/** The element's width, kept current as the window (or the sidebar) changes it. */
-function useWidth<T extends HTMLElement>(): [RefObject<T | null>, number] {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const measure = () => setWidth(element.clientWidth);
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width || FALLBACK_WIDTH];
-}
-
 /** A link inside an SVG: a client-side navigation on a plain click, the browser's own otherwise (new tab…). */
 function SvgLink({ href, label, children }: { href: string; label: string; children: ReactNode }) {
   const navigate = useNavigate();
