@@ -14,7 +14,7 @@ export function formatPriceChange(usd: number): string {
   return `${usd < 0 ? "\u2212" : "+"}${formatPrice(Math.abs(usd))}`;
 }
 
-export const formatCount = (n: number) => n.toLocaleString("en-US");
+export { formatCount } from "../dashboard/dashboard-format";
 
 /** "2 Dec 2026". */
 export function formatDay(instant: string): string {
