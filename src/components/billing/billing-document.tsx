@@ -1,5 +1,5 @@
 import { useCustom } from "@refinedev/core";
-import { Alert, Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from "antd";
+import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from "antd";
 import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import type { BillingDocument } from "../../../contract/billing";
@@ -10,6 +10,7 @@ import { formatInstant, formatUsd } from "./billing-format";
 import { billingText } from "./strings";
 import { pathOf } from "./use-billing";
 import "./billing.css";
+import { ListLoadError } from "../list-load-error";
 
 const text = billingText.document;
 
@@ -43,7 +44,7 @@ export default function BillingDocumentPage() {
         {title} {document_?.sandbox && <Tag color="purple">{billingText.sandbox}</Tag>}
       </h1>
       {query.isError ? (
-        <Alert type="error" showIcon message={text.loadFailed} description={query.error?.message} action={<Button size="small" onClick={() => void query.refetch()}>{billingText.retry}</Button>} />
+        <ListLoadError query={query} title={text.loadFailed} retryLabel={billingText.retry} />
       ) : !document_ ? (
         <div role="status" aria-label={billingText.loading}>
           <Skeleton active />

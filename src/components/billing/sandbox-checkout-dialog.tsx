@@ -8,6 +8,7 @@ import { formatUsd } from "./billing-format";
 import { useGoToUrl } from "./go-to-url";
 import { billingText } from "./strings";
 import { pathOf } from "./use-billing";
+import { ListLoadError } from "../list-load-error";
 
 const text = billingText.checkout;
 
@@ -91,7 +92,7 @@ export function SandboxCheckoutDialog({ checkoutId, onClose }: { checkoutId: str
       }
     >
       {query.isError ? (
-        <Alert type="error" showIcon message={text.loadFailed} description={query.error?.message} action={<Button size="small" onClick={() => void query.refetch()}>{billingText.retry}</Button>} />
+        <ListLoadError query={query} title={text.loadFailed} retryLabel={billingText.retry} />
       ) : !checkout ? (
         <div role="status" aria-label={text.loading}>
           <Skeleton active />

@@ -3,6 +3,7 @@ import { PLAN_LIMIT_LABELS, PLANS, type PlanId } from "../../../contract/plans";
 import { formatCount, formatPriceChange } from "./format";
 import { subscriptionText } from "./strings";
 import { usePlanPreview } from "./use-subscription";
+import { ListLoadError } from "../list-load-error";
 
 const text = subscriptionText.preview;
 
@@ -39,17 +40,7 @@ export function ChangeDialog({ plan, pending, onConfirm, onClose }: { plan: Plan
       ]}
     >
       {query.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message={text.loadFailed}
-          description={query.error?.message}
-          action={
-            <Button size="small" onClick={() => void query.refetch()}>
-              {subscriptionText.retry}
-            </Button>
-          }
-        />
+        <ListLoadError query={query} title={text.loadFailed} retryLabel={subscriptionText.retry} />
       ) : !preview ? (
         <div aria-busy="true" aria-label={text.loading}>
           <Skeleton active paragraph={{ rows: 4 }} />

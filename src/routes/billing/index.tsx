@@ -1,4 +1,4 @@
-import { Alert, Button, Skeleton, Tabs, Typography } from "antd";
+import { Skeleton, Tabs, Typography } from "antd";
 import { lazy, Suspense, useEffect } from "react";
 import { BILLING_TABS, useBillingUrl, type BillingTab } from "../../components/billing/billing-url";
 import OverviewTab, { SandboxTag } from "../../components/billing/overview-tab";
@@ -10,6 +10,7 @@ import TransactionsTab from "../../components/billing/transactions-tab";
 import { useBillingPermissions, useBillingSummary } from "../../components/billing/use-billing";
 import "../../components/billing/billing.css";
 import { strings } from "../../config/strings";
+import { ListLoadError } from "../../components/list-load-error";
 
 /** The Usage tab and its chart (visx) are their own chunk, loaded when the tab opens. */
 const UsageTab = lazy(() => import("../../components/billing/usage-tab"));
@@ -58,20 +59,7 @@ export default function BillingPage() {
         <Typography.Text type="secondary">{text.subtitle}</Typography.Text>
         {summary && <SandboxTag show={summary.payments === "sandbox"} />}
       </header>
-      {failed && (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={text.loadFailed}
-          description={query.error?.message}
-          action={
-            <Button size="small" onClick={() => void query.refetch()}>
-              {text.retry}
-            </Button>
-          }
-        />
-      )}
+      {failed && <ListLoadError query={query} title={text.loadFailed} retryLabel={text.retry} />}
       {topUpId && (
         <div style={{ marginBottom: 16 }}>
           <TopUpResult topUpId={topUpId} summary={summary} onDismiss={() => patch({ top_up: undefined })} />
