@@ -42,7 +42,6 @@ import { noCalendarSync, type CalendarSync } from "./calendar/sync";
 import { createVoiceProvider } from "./voice";
 import { createPaymentProvider } from "./billing/payments";
 import type { PaymentProvider } from "./billing/payments/types";
-import { startReconciliation } from "./billing/reconcile";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { billingPaymentRoutes } from "./routes/billing-payments";
 import type { VoiceProvider } from "./voice/types";
@@ -85,8 +84,6 @@ export interface BuildAppOptions {
   calendarSync?: CalendarSync;
   /** The payment provider (default: Stripe when configured, else the sandbox); tests pass their own. */
   paymentProvider?: PaymentProvider;
-  /** Runs the top-up reconciliation sweep (default: on, except under NODE_ENV=test). */
-  billingSweep?: boolean;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -163,10 +160,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Stripe's events (and the sandbox payment provider's, delivered through the same verification), then billing's payment routes.
   await app.register(stripeWebhookRoutes, { prefix: API_BASE, db: database.db, config, payments });
   await app.register(billingPaymentRoutes, { prefix: API_BASE, db: database.db, config, payments });
-  if (options.billingSweep ?? config.nodeEnv !== "test") {
-    const stopSweep = startReconciliation({ db: database.db, config, payments, log: app.log }, config.billing.sweepSeconds);
-    app.addHook("onClose", async () => stopSweep());
-  }
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals, calendarSync });
 

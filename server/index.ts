@@ -57,8 +57,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     await app.listen({ port: config.port, host: config.host });
     // Campaigns: every process may dial; they share the work through row claims (server/campaigns/dialler.ts).
     const dialler: Dialler | null = config.campaigns.diallerEnabled ? startDialler(app) : null;
-    // Billing: the grace and retention sweeps, each claimed once across processes (server/billing/sweeps.ts).
-    const sweeps = startBillingSweeps(database.db, config, app.log);
+    // Billing: the grace, retention and top-up reconciliation sweeps, each claimed once across processes (server/billing/sweeps.ts).
+    const sweeps = startBillingSweeps(database.db, config, app.payments, app.log);
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);

@@ -14,12 +14,10 @@
 import { Readable } from "node:stream";
 import { sql, type SQL } from "drizzle-orm";
 import { USAGE_COMPONENTS, USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, type LedgerEntry, type Usage, type UsageComponents } from "../../contract/billing";
-import { ERROR_CODES } from "../../contract/errors";
 import type { WalletLedgerKind } from "../../contract/wallet";
 import { csvCell, csvLine } from "../calls/export";
-import { addDays, daysBetween, eachDay } from "../dashboard/period";
+import { dayRange, eachDay } from "../dashboard/period";
 import type { Db } from "../db/client";
-import { ApiError } from "../plugins/errors";
 import { microsToUsd, usdToMicros } from "../wallet/money";
 
 type Rows<T> = { rows: T[] };
@@ -170,12 +168,7 @@ function figures(sums: Sums) {
 
 /** The range a usage query asks for; `today` is today in the organisation's zone (like the dashboard's period). */
 export function usageRange(query: { startDate?: string; endDate?: string }, today: string): { start: string; end: string } {
-  let end = query.endDate;
-  let start = query.startDate;
-  if (!end) end = start && start > today ? start : today;
-  if (!start) start = addDays(end, 1 - USAGE_DEFAULT_DAYS);
-  const days = daysBetween(start, end);
-  if (days > USAGE_MAX_DAYS) throw new ApiError(400, ERROR_CODES.validation, `startDate: the period can be at most ${USAGE_MAX_DAYS} days (from ${start} to ${end} is ${days}); give an endDate too`);
+  const { start, end } = dayRange(query, today, USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS);
   return { start, end };
 }
 

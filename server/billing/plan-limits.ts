@@ -39,7 +39,7 @@ export function planSettings(config: AppConfig): PlanSettings {
     defaultPlan: config.billing.defaultPlan,
     installConcurrentCalls: config.campaigns.orgConcurrentCalls,
     prices: config.billing.stripe?.prices ?? { starter: null, pro: null },
-    payments: config.billing.stripe ? "stripe" : "sandbox",
+    payments: config.modes.payments,
   };
 }
 

@@ -20,6 +20,8 @@ import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { lockOrganisationForCalls } from "../wallet/wallet";
 import { claimJob, finishJob } from "./jobs";
+import type { PaymentProvider } from "./payments/types";
+import { startReconciliation } from "./reconcile";
 import { GRACE_MS, planSettings, type PlanSettings } from "./plan-limits";
 
 export const RETENTION_BATCH = 500;
@@ -97,8 +99,11 @@ export interface BillingSweeper {
   stop(): Promise<void>;
 }
 
-/** Runs the sweeps every BILLING_SWEEP_SECONDS until stopped (a failed run is logged and tried again next time). */
-export function startBillingSweeps(db: Db, config: AppConfig, log: FastifyBaseLogger): BillingSweeper {
+/**
+ * Runs the sweeps every BILLING_SWEEP_SECONDS until stopped (a failed run is logged and tried again next time),
+ * with the top-up reconciliation (reconcile.ts) on the same interval: every billing sweep starts here.
+ */
+export function startBillingSweeps(db: Db, config: AppConfig, payments: PaymentProvider, log: FastifyBaseLogger): BillingSweeper {
   const everyMs = config.billing.sweepSeconds * 1000;
   const settings = planSettings(config);
   let running: Promise<unknown> = Promise.resolve();
@@ -110,11 +115,12 @@ export function startBillingSweeps(db: Db, config: AppConfig, log: FastifyBaseLo
   const timer = setInterval(tick, everyMs);
   timer.unref();
   tick();
+  const stopReconciliation = startReconciliation({ db, config, payments, log }, config.billing.sweepSeconds);
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running;
+      await Promise.all([running, stopReconciliation()]);
     },
   };
 }

@@ -13,6 +13,8 @@ import { NO_AGENT_KEY } from "../db/schema";
 import { microsToUsd } from "../wallet/money";
 import { walletStanding, type WalletPolicy } from "../wallet/wallet";
 import { autoReloadEnabled, isLowBalance, monthToDateMicros } from "../billing/summary";
+import type { PlanSettings } from "../billing/plan-limits";
+import { dashboardPlan } from "../billing/subscription";
 import { dashboardAppointments } from "./appointments";
 import { dashboardCampaigns } from "./campaigns";
 import { dashboardPeriod, eachDay } from "./period";
@@ -49,10 +51,11 @@ export interface DashboardRequest {
   orgId: string;
   query: DashboardQuery;
   wallet: WalletPolicy;
+  plans: PlanSettings;
 }
 
 /** The dashboard of the organisation for the query. Reads only: nothing is written (not even a wallet). */
-export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardRequest): Promise<Dashboard> {
+export async function readDashboard(db: Db, { orgId, query, wallet, plans }: DashboardRequest): Promise<Dashboard> {
   // Every read starts at once; only the period waits for "today" in the organisation's zone, and
   // only when a date is missing. One Promise.all, so a failed read never goes unobserved.
   const factsRead = organisationFacts(db, orgId);
@@ -61,7 +64,7 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
   const statsRead = periodRead.then((period) =>
     query.agentId === NO_AGENT_KEY ? { days: [], agents: [] } : periodStats(db, { orgId, previousStart: period.previousStart, start: period.start, end: period.end, agentId: query.agentId }),
   );
-  const [facts, period, stats, standing, campaigns, appointments, monthToDate, reloading] = await Promise.all([
+  const [facts, period, stats, standing, campaigns, appointments, monthToDate, reloading, plan] = await Promise.all([
     factsRead,
     periodRead,
     statsRead,
@@ -70,6 +73,7 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
     dashboardAppointments(db, orgId),
     monthToDateMicros(db, orgId),
     autoReloadEnabled(db, orgId),
+    dashboardPlan(db, orgId, plans),
   ]);
 
   const current = emptySums();
@@ -116,5 +120,6 @@ export async function readDashboard(db: Db, { orgId, query, wallet }: DashboardR
     setup: { agents: facts.agents, calls_ever: facts.callsEver },
     campaigns,
     appointments,
+    plan,
   };
 }

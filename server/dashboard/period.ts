@@ -43,14 +43,20 @@ export interface DashboardPeriod {
  * The previous period is the same number of days just before.
  */
 export function dashboardPeriod(query: Pick<DashboardQuery, "startDate" | "endDate">, today: string): DashboardPeriod {
+  const { start, end, days } = dayRange(query, today, DASHBOARD_DEFAULT_DAYS, DASHBOARD_MAX_DAYS);
+  return { start, end, days, previousStart: addDays(start, -days), previousEnd: addDays(start, -1) };
+}
+
+/** The days a query asks for, as dashboardPeriod reads them (also GET /billing/usage's range), with its own default and longest span. */
+export function dayRange(query: { startDate?: string; endDate?: string }, today: string, defaultDays: number, maxDays: number): { start: string; end: string; days: number } {
   let start = query.startDate;
   let end = query.endDate;
   if (!end) end = start && start > today ? start : today;
-  if (!start) start = addDays(end, 1 - DASHBOARD_DEFAULT_DAYS);
+  if (!start) start = addDays(end, 1 - defaultDays);
   const days = daysBetween(start, end);
-  if (days > DASHBOARD_MAX_DAYS) {
+  if (days > maxDays) {
     // The same check as the contract's when both dates are given, so the same code as its answer.
-    throw new ApiError(400, ERROR_CODES.validation, `startDate: the period can be at most ${DASHBOARD_MAX_DAYS} days (from ${start} to today, ${end}, is ${days}); give an endDate too`);
+    throw new ApiError(400, ERROR_CODES.validation, `startDate: the period can be at most ${maxDays} days (from ${start} to ${end} is ${days}); give an endDate too`);
   }
-  return { start, end, days, previousStart: addDays(start, -days), previousEnd: addDays(start, -1) };
+  return { start, end, days };
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { planSettings } from "../billing/plan-limits";
-import { dashboardPlan } from "../billing/subscription";
 import { can, errorBodySchema } from "../../contract";
 import { DASHBOARD_DEFAULT_DAYS, DASHBOARD_MAX_DAYS, dashboardPath, dashboardQuerySchema, dashboardResponseSchema } from "../../contract/dashboard";
 import type { AppConfig } from "../config";
@@ -36,8 +35,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ db: Db; config: AppConfig 
       const identity = request.requireIdentity();
       const scope = request.requireOrg();
       if (!can(identity.role, "dashboard", "list")) throw ApiError.forbidden("Your role may not view the dashboard.");
-      const [dashboard, plan] = await Promise.all([readDashboard(db, { orgId: scope.orgId, query: request.query, wallet }), dashboardPlan(db, scope.orgId, plans)]);
-      return { data: { ...dashboard, plan } };
+      return { data: await readDashboard(db, { orgId: scope.orgId, query: request.query, wallet, plans }) };
     },
   );
 };

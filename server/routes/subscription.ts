@@ -15,9 +15,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { can, ERROR_CODES, errorBodySchema, type Action } from "../../contract";
+import { can, errorBodySchema, type Action } from "../../contract";
 import { PLAN_ORDER, PLANS, SALES_EMAIL, type SelfServePlanId } from "../../contract/plans";
 import {
   planChangeRequestSchema,
@@ -56,19 +56,13 @@ const portalResponseSchema = z.object({ data: z.object({ url: z.string() }) });
 export interface SubscriptionRoutesOptions {
   db: Db;
   config: AppConfig;
-  /** The payment provider when given to buildApp; else app.payments (the pay work's decorator), read per request. */
-  payments?: PaymentProvider;
+  /** The payment provider buildApp made (Stripe or the sandbox). */
+  payments: PaymentProvider;
 }
 
-function providerOf(app: FastifyInstance, given: PaymentProvider | undefined): PaymentProvider {
-  const payments = given ?? (app as unknown as { payments?: PaymentProvider }).payments;
-  if (!payments) throw new ApiError(503, ERROR_CODES.upstream, "Payments are not available on this server.");
-  return payments;
-}
-
-export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions> = async (app, { db, config, payments: given }) => {
+export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions> = async (app, { db, config, payments }) => {
   const settings = planSettings(config);
-  const paymentsMode = config.billing.stripe ? "stripe" : "sandbox";
+  const paymentsMode = config.modes.payments;
 
   function allowed(request: FastifyRequest, action: Action) {
     const identity = request.requireIdentity();
@@ -85,7 +79,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
     if (account.customerId) return account.customerId;
     const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, orgId)).limit(1);
     const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
-    const { customerId } = await providerOf(app, given).createCustomer({ orgId, name: org?.name ?? orgId, email: user?.email ?? null });
+    const { customerId } = await payments.createCustomer({ orgId, name: org?.name ?? orgId, email: user?.email ?? null });
     await db.update(billingAccounts).set({ customerId, updatedAt: new Date() }).where(eq(billingAccounts.orgId, orgId));
     return customerId;
   }
@@ -156,7 +150,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
           "at; the plan changes once it is paid. With a subscription: the subscription is moved to the plan (prorated) and the answer " +
           "shows it once the provider has confirmed it. Free: the subscription is cancelled at the end of the period (cancel_at_period_end).",
         body: planChangeRequestSchema,
-        response: { 200: planChangeResultSchema, 400: errorBodySchema, ...errors, 409: errorBodySchema, 502: errorBodySchema, 503: errorBodySchema },
+        response: { 200: planChangeResultSchema, 400: errorBodySchema, ...errors, 409: errorBodySchema, 502: errorBodySchema },
       },
     },
     async (request) => {
@@ -176,18 +170,18 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
       let url: string | null = null;
       if (to === "free") {
         if (live) {
-          await providerOf(app, given).cancelSubscription({ subscriptionId: account.subscriptionId!, atPeriodEnd: true, nonce });
+          await payments.cancelSubscription({ subscriptionId: account.subscriptionId!, atPeriodEnd: true, nonce });
         } else {
           // Nothing to cancel (a plan given without a subscription): Free at once.
           await db.update(billingAccounts).set({ plan: "free", subscriptionStatus: "active", pastDueSince: null, cancelAtPeriodEnd: false, updatedAt: new Date() }).where(eq(billingAccounts.orgId, orgId));
         }
       } else if (live) {
-        await providerOf(app, given).updateSubscription({ subscriptionId: account.subscriptionId!, plan: to as SelfServePlanId, nonce });
+        await payments.updateSubscription({ subscriptionId: account.subscriptionId!, plan: to as SelfServePlanId, nonce });
       } else {
         const customerId = await customerOf(orgId, userId);
         // Back to the plans screen, which says the payment went through (the plan moves when the provider's event arrives).
         const base = `${config.publicUrl}/subscriptions`;
-        const checkout = await providerOf(app, given).createSubscriptionCheckout({
+        const checkout = await payments.createSubscriptionCheckout({
           orgId,
           customerId,
           plan: to as SelfServePlanId,
@@ -210,13 +204,13 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
         summary: "Open the payment provider's customer portal (admins)",
         description: "Answers the portal's address: cards, invoices and the plan at Stripe (or the sandbox's page).",
         body: portalRequestSchema,
-        response: { 200: portalResponseSchema, 400: errorBodySchema, ...errors, 502: errorBodySchema, 503: errorBodySchema },
+        response: { 200: portalResponseSchema, 400: errorBodySchema, ...errors, 502: errorBodySchema },
       },
     },
     async (request) => {
       const { scope, userId } = allowed(request, "manage");
       const customerId = await customerOf(scope.orgId, userId);
-      const { url } = await providerOf(app, given).createPortalSession({ customerId, returnUrl: `${config.publicUrl}/billing` });
+      const { url } = await payments.createPortalSession({ customerId, returnUrl: `${config.publicUrl}/billing` });
       return { data: { url } };
     },
   );
