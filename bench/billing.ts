@@ -18,7 +18,6 @@
 // memory, with 100,000 calls (the table says so). --quick (CI): 100,000 calls and 60 requests of each
 // instead of 1,000,000 and 300.
 import { randomUUID } from "node:crypto";
-import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
@@ -29,18 +28,12 @@ import type { Usage } from "../contract/billing";
 import { buildApp } from "../server/app";
 import { usageQuery } from "../server/billing/ledger";
 import { rebuildUsage } from "../server/billing/usage";
-import { loadConfig } from "../server/config";
 import { openDatabase, type Database } from "../server/db/client";
 import { runMigrations } from "../server/db/migrate";
 import { addFloorRoute, FLOOR_PATH } from "./floor";
-import { onPglite, percentile } from "./measure";
+import { benchConfig, onPglite, percentile, printAlone, type BenchRow } from "./measure";
 
-export interface BillingBenchRow {
-  figure: string;
-  measured: string;
-  budget: string;
-  ok: boolean | null;
-}
+export type BillingBenchRow = BenchRow;
 
 export const BILLING_BUDGET_P95_MS = 50;
 const DAYS = 90;
@@ -143,16 +136,7 @@ export async function benchBilling(options: { quick: boolean; pgUrl: string | nu
   const callCount = options.quick || !options.pgUrl ? 100_000 : 1_000_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`bench:billing ${line}\n`));
   const run = async (database: Database, url: string | null): Promise<BillingBenchRow[]> => {
-    const config = loadConfig({
-      NODE_ENV: "production",
-      BETTER_AUTH_SECRET: randomUUID() + randomUUID(),
-      RATE_LIMIT_PER_MINUTE: "1000000",
-      LOG_LEVEL: "silent",
-      SEED_DEMO: "false",
-      PUBLIC_URL: "http://127.0.0.1:3000",
-      CONSOLE_DIR: "/nonexistent/console",
-      DATA_DIR: `/tmp/vap-bench-billing-${process.pid}`,
-    });
+    const config = benchConfig("billing");
     const app = await buildApp({ config, database, logger: false });
     addFloorRoute(app);
     let client: pg.Client | null = null;
@@ -225,13 +209,5 @@ export async function benchBilling(options: { quick: boolean; pgUrl: string | nu
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const quick = process.argv.includes("--quick");
   const rows = await benchBilling({ quick, pgUrl: process.env.TEST_DATABASE_URL || null });
-  const cpu = cpus();
-  console.log(`npm run bench:billing${quick ? " --quick" : ""}: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "?"}), load ${loadavg().map((load) => load.toFixed(1)).join(" ")}, Node ${process.version}`);
-  for (const row of rows) {
-    if (!row.measured) console.log(`\n${row.figure}`);
-    else console.log(`  ${row.figure.padEnd(52)} ${row.measured.padEnd(80)} ${row.budget.padEnd(14)} ${row.ok === null ? "" : row.ok ? "ok" : "MISSED"}`);
-  }
-  const missed = rows.filter((row) => row.ok === false);
-  console.log(`\n${missed.length} of ${rows.filter((row) => row.ok !== null).length} budgets missed`);
-  process.exit(0);
+  printAlone("billing", quick, rows, { figure: 52, measured: 80 });
 }

@@ -20,7 +20,6 @@
 // PGlite in memory, or PostgreSQL when TEST_DATABASE_URL is set (a fresh database, dropped at the end).
 // --quick (CI): 60 requests of each instead of 300.
 import { randomUUID } from "node:crypto";
-import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
@@ -36,7 +35,7 @@ import { agents, appointments, calls, organizations } from "../server/db/schema"
 import { VAPI_WEBHOOK_PATH } from "../server/webhooks/paths";
 import { signedHeaders } from "../server/webhooks/signature";
 import { addFloorRoute, FLOOR_PATH } from "./floor";
-import { onFreshPostgres, onPglite, percentile } from "./measure";
+import { onFreshPostgres, onPglite, percentile, printAlone } from "./measure";
 
 export interface CalendarBenchRow {
   figure: string;
@@ -258,13 +257,5 @@ export async function benchCalendar(options: { quick: boolean; pgUrl: string | n
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const quick = process.argv.includes("--quick");
   const rows = await benchCalendar({ quick, pgUrl: process.env.TEST_DATABASE_URL || null });
-  const cpu = cpus();
-  console.log(`npm run bench:calendar${quick ? " --quick" : ""}: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "?"}), load ${loadavg().map((load) => load.toFixed(1)).join(" ")}, Node ${process.version}`);
-  for (const row of rows) {
-    if (!row.measured) console.log(`\n${row.figure}`);
-    else console.log(`  ${row.figure.padEnd(60)} ${row.measured.padEnd(70)} ${row.budget.padEnd(14)} ${row.ok === null ? "" : row.ok ? "ok" : "MISSED"}`);
-  }
-  const missed = rows.filter((row) => row.ok === false);
-  console.log(`\n${missed.length} of ${rows.filter((row) => row.ok !== null).length} budgets missed`);
-  process.exit(0);
+  printAlone("calendar", quick, rows, { figure: 60, measured: 70 });
 }

@@ -218,7 +218,6 @@ async function benchBookingTools(): Promise<void> {
 // ---------------------------------------------------------------------------------- billing usage
 
 async function benchUsage(): Promise<void> {
-  log(`billing usage: ${QUICK || !PG_URL ? "100,000" : "1,000,000"} calls on ${PG_URL ? "PostgreSQL" : "PGlite"}`);
   rows.push(...(await benchBilling({ quick: QUICK, pgUrl: PG_URL, log: (line) => log(`billing usage: ${line}`) })));
 }
 

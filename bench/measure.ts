@@ -1,8 +1,10 @@
 // Timing helpers shared by bench:calls and bench:dashboard: percentiles, alternating runs, and a
 // recorder that replays the statements an API request sent, bare at the driver (the floor).
 import { randomUUID } from "node:crypto";
+import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
+import { loadConfig } from "../server/config";
 import { openDatabase, type Database } from "../server/db/client";
 import { runMigrations } from "../server/db/migrate";
 
@@ -100,4 +102,40 @@ export async function onPglite<T>(run: (database: Database) => Promise<T>): Prom
   } finally {
     await database.close();
   }
+}
+
+/** The configuration a bench builds its app with: production, silent, no demo, no rate limit to measure. */
+export function benchConfig(name: string, extra: Record<string, string> = {}) {
+  return loadConfig({
+    NODE_ENV: "production",
+    BETTER_AUTH_SECRET: randomUUID() + randomUUID(),
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    LOG_LEVEL: "silent",
+    SEED_DEMO: "false",
+    PUBLIC_URL: "http://127.0.0.1:3000",
+    CONSOLE_DIR: "/nonexistent/console",
+    DATA_DIR: `/tmp/vap-bench-${name}-${process.pid}`,
+    ...extra,
+  });
+}
+
+/** A figure of a bench run alone; `ok` null is a figure shown for context (or a section title when `measured` is empty). */
+export interface BenchRow {
+  figure: string;
+  measured: string;
+  budget: string;
+  ok: boolean | null;
+}
+
+/** Prints a bench run alone (`npm run bench:<name> [-- --quick]`) and exits. */
+export function printAlone(name: string, quick: boolean, rows: BenchRow[], widths: { figure: number; measured: number }): never {
+  const cpu = cpus();
+  console.log(`npm run bench:${name}${quick ? " --quick" : ""}: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "?"}), load ${loadavg().map((load) => load.toFixed(1)).join(" ")}, Node ${process.version}`);
+  for (const row of rows) {
+    if (!row.measured) console.log(`\n${row.figure}`);
+    else console.log(`  ${row.figure.padEnd(widths.figure)} ${row.measured.padEnd(widths.measured)} ${row.budget.padEnd(14)} ${row.ok === null ? "" : row.ok ? "ok" : "MISSED"}`);
+  }
+  const missed = rows.filter((row) => row.ok === false);
+  console.log(`\n${missed.length} of ${rows.filter((row) => row.ok !== null).length} budgets missed`);
+  process.exit(0);
 }
