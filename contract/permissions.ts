@@ -58,7 +58,9 @@ export const PERMISSIONS: Record<Role, Record<Resource, readonly Action[]>> = {
     appointment: WRITE,
     // The calendar's availability rules and outside-calendar connections: members read, admins change.
     calendar: READ,
-    order: READ,
+    // Members create, import and edit orders, call now and stop a follow-up; admins also mark orders paid
+    // and delete them, and manage store integrations and follow-up settings ("manage").
+    order: ["list", "show", "create", "edit"],
     billing: READ,
     subscription: READ,
   },

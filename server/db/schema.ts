@@ -8,7 +8,7 @@
  * column server/data/orgScope.ts filters on, so no query on them can forget the organisation.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, boolean, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AgentConfig } from "../../contract/agent";
 import { CALL_OUTCOME_SQL } from "../calls/outcome-sql";
 
@@ -662,6 +662,12 @@ export const campaigns = pgTable(
     phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
     /** draft | scheduled | running | paused | completed | cancelled */
     status: text("status").notNull().default("draft"),
+    /**
+     * campaign: a list a person made (/campaigns); order_follow_up: the dialling behind order follow-up
+     * (issue 16: one per organisation, and one per store integration with settings of its own), never
+     * listed with campaigns, never completed, its contacts one per order (campaign_contacts.order_id).
+     */
+    kind: text("kind").notNull().default("campaign"),
     /** {windows: [{days, start, end}], fallback_timezone} */
     schedule: jsonb("schedule").$type<{ windows: { days: string[]; start: string; end: string }[]; fallback_timezone: string | null }>().notNull(),
     startAt: timestamp("start_at", { withTimezone: true, mode: "date" }),
@@ -680,6 +686,7 @@ export const campaigns = pgTable(
   },
   (table) => [
     index("campaigns_org_created_idx").on(table.orgId, table.createdAt, table.id),
+    index("campaigns_org_kind_idx").on(table.orgId, table.kind),
     // The dialler's scan: campaigns that may dial or start.
     index("campaigns_active_idx").on(table.status).where(sql`${table.status} in ('running', 'scheduled')`),
   ],
@@ -728,11 +735,14 @@ export const campaignContacts = pgTable(
     readyAt: timestamp("ready_at", { withTimezone: true, mode: "date" }),
     leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
     leasedBy: text("leased_by"),
+    /** The order this contact follows up (order_follow_up campaigns): one contact per order; several orders may share a number. */
+    orderId: uuid("order_id").references((): AnyPgColumn => orders.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
-    uniqueIndex("campaign_contacts_campaign_number_unique").on(table.campaignId, table.number),
+    uniqueIndex("campaign_contacts_campaign_number_unique").on(table.campaignId, table.number).where(sql`${table.orderId} is null`),
+    uniqueIndex("campaign_contacts_order_unique").on(table.orderId).where(sql`${table.orderId} is not null`),
     index("campaign_contacts_campaign_position_idx").on(table.campaignId, table.position),
     index("campaign_contacts_campaign_status_idx").on(table.campaignId, table.status),
     // The dialler's claim: queued contacts of a campaign in the order they become ready.
@@ -959,3 +969,156 @@ export const calendarFeeds = pgTable("calendar_feeds", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A shop's store connection (issue 16): Shopify, WooCommerce or a generic signed JSON endpoint. Its
+ * webhook secret is kept sealed (server/crypto/credentials.ts, context "store_integrations:<id>"): we
+ * need it itself to check each delivery's HMAC, so it cannot be hashed. The whole secret is shown once,
+ * at creation or rotation; `secret_hint` is its last four characters.
+ */
+export const storeIntegrations = pgTable(
+  "store_integrations",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** shopify | woocommerce | generic (INTEGRATION_KINDS) */
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    secretSealed: text("secret_sealed").notNull(),
+    secretHint: text("secret_hint").notNull(),
+    /** The embedded demo store (sandbox only): it sends its own paid events for its orders. */
+    isDemo: boolean("is_demo").notNull().default(false),
+    secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true, mode: "date" }),
+    lastDeliveryAt: timestamp("last_delivery_at", { withTimezone: true, mode: "date" }),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("store_integrations_org_created_idx").on(table.orgId, table.createdAt, table.id)],
+);
+
+/** Store webhook deliveries already processed: each delivery id once per integration, recorded in the transaction of its effects. */
+export const storeWebhookDeliveries = pgTable(
+  "store_webhook_deliveries",
+  {
+    integrationId: uuid("integration_id")
+      .notNull()
+      .references(() => storeIntegrations.id, { onDelete: "cascade" }),
+    /** X-Shopify-Webhook-Id, X-WC-Webhook-Delivery-ID, or the generic body's id. */
+    deliveryId: text("delivery_id").notNull(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    topic: text("topic").notNull(),
+    /** applied | ignored (and why, in `detail`) */
+    result: text("result").notNull(),
+    detail: text("detail"),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ name: "store_webhook_deliveries_pk", columns: [table.integrationId, table.deliveryId] }), index("store_webhook_deliveries_received_idx").on(table.receivedAt)],
+);
+
+/**
+ * Order follow-up settings (issue 16 §3): one row per order_follow_up campaign. The campaign row holds
+ * what the dialler reads (agent, caller number, schedule, retry, max_concurrency, status); this row
+ * what only follow-up has. integration_id null: the organisation's settings; else an integration's own.
+ */
+export const orderFollowUps = pgTable(
+  "order_follow_ups",
+  {
+    campaignId: uuid("campaign_id")
+      .primaryKey()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    integrationId: uuid("integration_id").references(() => storeIntegrations.id, { onDelete: "cascade" }),
+    /** Whether new orders are queued for calls automatically (call now works either way). */
+    enabled: boolean("enabled").notNull().default(false),
+    delayMinutes: integer("delay_minutes").notNull().default(30),
+    attributionDays: integer("attribution_days").notNull().default(7),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [unique("order_follow_ups_org_integration_unique").on(table.orgId, table.integrationId).nullsNotDistinct()],
+);
+
+/**
+ * Orders (issue 16; contract/order.ts): abandoned checkouts and unpaid orders the purchase-completion
+ * agent follows up by phone. Money in integer minor units of `currency`. The same checkout seen twice
+ * is one order: (org, integration, external_id) is unique (external_id: Shopify's checkout token,
+ * WooCommerce's order id, the generic id; a CSV's or the API's reference).
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    integrationId: uuid("integration_id").references(() => storeIntegrations.id, { onDelete: "set null" }),
+    /** shopify | woocommerce | generic | csv | manual (ORDER_SOURCES) */
+    source: text("source").notNull(),
+    externalId: text("external_id").notNull(),
+    reference: text("reference").notNull(),
+    storeName: text("store_name"),
+    customerName: text("customer_name"),
+    /** E.164 */
+    customerNumber: text("customer_number").notNull(),
+    customerEmail: text("customer_email"),
+    timezone: text("timezone"),
+    /** [{name, quantity, price_minor}] */
+    items: jsonb("items").$type<{ name: string; quantity: number; price_minor: number }[]>().notNull().default([]),
+    totalMinor: bigint("total_minor", { mode: "number" }).notNull(),
+    currency: text("currency").notNull(),
+    checkoutUrl: text("checkout_url"),
+    abandonedAt: timestamp("abandoned_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** ORDER_STATUSES */
+    status: text("status").notNull(),
+    statusDetail: text("status_detail"),
+    consentGiven: boolean("consent_given").notNull().default(false),
+    consentSource: text("consent_source"),
+    consentAt: timestamp("consent_at", { withTimezone: true, mode: "date" }),
+    /** What the customer said on the last answered call (ORDER_CALL_OUTCOMES). */
+    callOutcome: text("call_outcome"),
+    callbackAt: timestamp("callback_at", { withTimezone: true, mode: "date" }),
+    /** When the last call that reached the customer (answered, or a voicemail left) ended: the attribution window runs from here. */
+    reachedAt: timestamp("reached_at", { withTimezone: true, mode: "date" }),
+    reachedCallId: uuid("reached_call_id"),
+    paidAt: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+    paidMinor: bigint("paid_minor", { mode: "number" }),
+    recoveredMinor: bigint("recovered_minor", { mode: "number" }).notNull().default(0),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    unique("orders_org_integration_external_unique").on(table.orgId, table.integrationId, table.externalId).nullsNotDistinct(),
+    index("orders_org_abandoned_idx").on(table.orgId, table.abandonedAt, table.id),
+    index("orders_org_status_idx").on(table.orgId, table.status),
+    // The dashboard's and the KPI cards' recovered revenue by payment day.
+    index("orders_org_paid_idx").on(table.orgId, table.paidAt).where(sql`${table.paidAt} is not null`),
+  ],
+);
+
+/** An order's timeline (GET /order/{id}/timeline): abandoned, imported, each call, outcomes, paid, stopped. */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: uuid("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    detail: text("detail").notNull(),
+    callId: uuid("call_id"),
+    actor: text("actor"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("order_events_order_idx").on(table.orderId, table.createdAt)],
+);

@@ -11,7 +11,7 @@ import * as schema from "../../server/db/schema";
 import { invitations, memberships, organizations, users } from "../../server/db/schema";
 import { TEST_DATABASE_URL, migratedDatabase, postgresDatabase } from "./helpers";
 
-const TABLES = ["accounts", "agents", "appointments", "billing_accounts", "billing_documents", "calendar_connections", "calendar_feeds", "calendar_oauth_states", "calendars", "call_daily_stats", "call_list_versions", "calls", "campaign_contacts", "campaign_events", "campaigns", "dnc_numbers", "invitations", "job_leases", "knowledge_base_files", "memberships", "organizations", "phone_numbers", "sandbox_provider_calls", "sandbox_stripe_objects", "sessions", "spend_caps", "stripe_events", "tool_call_answers", "top_ups", "usage_daily", "users", "verifications", "wallet_ledger", "wallets", "web_call_links", "webhook_events"];
+const TABLES = ["accounts", "agents", "appointments", "billing_accounts", "billing_documents", "calendar_connections", "calendar_feeds", "calendar_oauth_states", "calendars", "call_daily_stats", "call_list_versions", "calls", "campaign_contacts", "campaign_events", "campaigns", "dnc_numbers", "invitations", "job_leases", "knowledge_base_files", "memberships", "order_events", "order_follow_ups", "orders", "organizations", "phone_numbers", "sandbox_provider_calls", "sandbox_stripe_objects", "sessions", "spend_caps", "store_integrations", "store_webhook_deliveries", "stripe_events", "tool_call_answers", "top_ups", "usage_daily", "users", "verifications", "wallet_ledger", "wallets", "web_call_links", "webhook_events"];
 const INDEXES = [
   "invitations_email_status_idx",
   "invitations_pending_unique",
