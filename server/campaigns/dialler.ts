@@ -53,6 +53,8 @@ import { campaignToolHandlers, OPT_OUT_TOOL } from "./opt-out";
 import { giveBackAttempt, reapExpired, settleMissed } from "./reaper";
 import { settleCampaignCall, settleOnCallEnded } from "./settle";
 import type { CampaignSignals } from "./signals";
+import { FOLLOW_UP_KIND } from "../orders/follow-up";
+import { ORDER_OUTCOME_TOOL, orderToolHandlers } from "../orders/outcome";
 
 /** The ended reason of a call whose placing request failed (5xx, network): a failed attempt (call-outcome's "error" rule). */
 export const PLACING_FAILED_ENDED_REASON = "call.start.error-provider-request-failed";
@@ -85,7 +87,7 @@ export interface DiallerOptions {
   config: AppConfig;
   log: DiallerLog;
   signals?: CampaignSignals;
-  /** The tools a reaped call's tool calls are answered with (default: the campaigns' opt-out). */
+  /** The tools a reaped call's tool calls are answered with (default: the campaigns' opt-out and the order-outcome tool). */
   tools?: ToolRegistry;
   /** This dialler's name in leased_by (default host:pid:random). */
   id?: string;
@@ -141,7 +143,7 @@ export function createDialler(options: DiallerOptions): Dialler {
   const id = options.id ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const now = options.now ?? (() => Date.now());
   const leaseMs = config.campaigns.leaseSeconds * 1000;
-  const tools = options.tools ?? createToolRegistry(campaignToolHandlers(db));
+  const tools = options.tools ?? createToolRegistry({ ...campaignToolHandlers(db), ...orderToolHandlers(db) });
   const settings: ClaimSettings = {
     diallerId: id,
     leaseMs,
@@ -228,6 +230,8 @@ export function createDialler(options: DiallerOptions): Dialler {
           ...phoneCallRequest(call.callId, agent, assistantId, phoneNumber, { customer: { number: contact.number, name: contact.name }, variableValues }),
           campaign: { campaignId: campaign.id, contactId: contact.id, attempt: call.attempt },
           optOutTool: OPT_OUT_TOOL,
+          // Order follow-up calls report what the customer decided (server/orders/outcome.ts).
+          ...(campaign.kind === FOLLOW_UP_KIND ? { orderOutcomeTool: ORDER_OUTCOME_TOOL } : {}),
           signal,
           placeBy: new Date(placeBy),
         };

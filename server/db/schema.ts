@@ -335,6 +335,8 @@ export const calls = pgTable(
     // A campaign's calls (its progress over time, a contact's calls).
     index("calls_campaign_contact_idx").on(table.campaignContactId, table.startedAt).where(sql`${table.campaignContactId} is not null`),
     index("calls_campaign_started_idx").on(table.campaignId, table.startedAt).where(sql`${table.campaignId} is not null`),
+    // Order follow-up's calling rule (contract/calling-rules.ts): the organisation's calls to one number in the last 24 hours.
+    index("calls_org_number_started_idx").on(table.orgId, table.customerNumber, table.startedAt),
   ],
 );
 
