@@ -12,7 +12,8 @@
  *    place — call rows queued with our ids, contacts in_progress with attempts + 1 and a lease — and
  *    commits; then the provider is asked to place them, with our call id as metadata, giving up after a
  *    third of the lease;
- * 4. contacts whose lease ran out are reaped (reaper.ts: the provider is asked about the call by our id).
+ * 4. contacts whose lease ran out are reaped (reaper.ts: the provider is asked about the call by our id);
+ * 5. (once a minute) order follow-up's attribution sweep (server/orders/sweep.ts).
  *
  * Exactly once: a contact is dialled only by the process whose claim committed it in_progress, for the
  * attempt the claim counted. Its call is settled by its end (the webhook ingest's hook, in the same
@@ -55,6 +56,7 @@ import { settleCampaignCall, settleOnCallEnded } from "./settle";
 import type { CampaignSignals } from "./signals";
 import { FOLLOW_UP_KIND } from "../orders/follow-up";
 import { ORDER_OUTCOME_TOOL, orderToolHandlers } from "../orders/outcome";
+import { ATTRIBUTION_SWEEP_INTERVAL_MS, sweepAttribution } from "../orders/sweep";
 
 /** The ended reason of a call whose placing request failed (5xx, network): a failed attempt (call-outcome's "error" rule). */
 export const PLACING_FAILED_ENDED_REASON = "call.start.error-provider-request-failed";
@@ -304,6 +306,8 @@ export function createDialler(options: DiallerOptions): Dialler {
     }
   }
 
+  let lastAttributionSweep = Number.NEGATIVE_INFINITY;
+
   async function runTick(): Promise<TickReport> {
     const report = emptyReport();
     await step("starting scheduled campaigns", () => startDue(report));
@@ -336,6 +340,14 @@ export function createDialler(options: DiallerOptions): Dialler {
       }
     }
     await Promise.all(placing);
+
+    // Order follow-up: calling orders whose attribution window ended without a purchase are declined (cheap; once a minute).
+    if (now() - lastAttributionSweep >= ATTRIBUTION_SWEEP_INTERVAL_MS) {
+      lastAttributionSweep = now();
+      await step("closing orders' attribution windows", async () => {
+        await sweepAttribution(db, now());
+      });
+    }
 
     await step("reaping expired leases", async () => {
       const reaped = await reapExpired({ db, voice, ingest, tools, diallerId: id, leaseMs, log }, now);

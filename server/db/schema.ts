@@ -1102,6 +1102,8 @@ export const orders = pgTable(
     index("orders_org_status_idx").on(table.orgId, table.status),
     // The dashboard's and the KPI cards' recovered revenue by payment day.
     index("orders_org_paid_idx").on(table.orgId, table.paidAt).where(sql`${table.paidAt} is not null`),
+    // The attribution sweep (server/orders/sweep.ts): calling orders by when the call reached the customer.
+    index("orders_calling_reached_idx").on(table.reachedAt).where(sql`${table.status} = 'calling'`),
   ],
 );
 
