@@ -333,6 +333,18 @@ describe("outcomes", () => {
     expect(results).toEqual(["recovered 59.9", "paid_without_call 0"]);
   });
 
+  it("paid while the call is on the line → recovered with that call; its end changes nothing more", async () => {
+    const number = freshNumber();
+    const id = await queuedOrder({ customerNumber: number });
+    const [claimed] = await claimNow();
+    expect((await postWebhook(world.app, statusUpdate(ref(claimed!.callId, number), "in-progress"))).statusCode).toBe(200);
+    await storeEvent(world, { kind: "paid", externalIds: [(await orderRow(database.db, id)).externalId], paidMinor: 5990, currency: "USD", paidAt: new Date() });
+    expect(await orderRow(database.db, id)).toMatchObject({ status: "recovered", recoveredMinor: 5990, reachedCallId: claimed!.callId, statusDetail: "Recovered: paid $59.90 during the call." });
+    await endCall(claimed!.callId, number);
+    expect(await orderRow(database.db, id)).toMatchObject({ status: "recovered", recoveredMinor: 5990 });
+    expect((await contactOf(database.db, id))!.status).toBe("answered");
+  });
+
   it("never reached and no retry left → unreachable", async () => {
     await saveFollowUp(world, { max_concurrency: 5, retry: { max_attempts: 1, delay_minutes: 1, on: ["busy"] } });
     const number = freshNumber();
