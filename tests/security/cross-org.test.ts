@@ -40,6 +40,11 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "POST /api/billing/top-up/:id/refund": () => ({}),
   "POST /api/billing/sandbox/checkout/:id/pay": () => ({ card_number: "4242424242424242" }),
   "POST /api/billing/sandbox/checkout/:id/cancel": () => ({}),
+  "PUT /api/order/:id": () => ({ customer_name: "changed by another organisation" }),
+  "DELETE /api/order/:id": () => undefined,
+  "POST /api/order/:id/call": () => ({ confirm_consent: true }),
+  "POST /api/order/:id/stop": () => ({}),
+  "POST /api/order/:id/paid": () => ({}),
 };
 
 /**
@@ -89,6 +94,7 @@ const MADE_UP: OrgRecords = {
   topUpId: "00000000-0000-4000-8000-00000000000c",
   documentId: "00000000-0000-4000-8000-00000000000d",
   checkoutSessionId: "cs_sbx_made_up",
+  orderId: "00000000-0000-4000-8000-00000000000e",
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
@@ -113,6 +119,7 @@ function ids(records: OrgRecords) {
     records.topUpId,
     records.documentId,
     records.checkoutSessionId,
+    records.orderId,
   ];
 }
 

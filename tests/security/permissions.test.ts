@@ -110,6 +110,20 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "GET /api/billing/sandbox/checkout/:id": ["billing", "show"],
   "POST /api/billing/sandbox/checkout/:id/pay": ["billing", "edit"],
   "POST /api/billing/sandbox/checkout/:id/cancel": ["billing", "edit"],
+  // Orders (issue 16): members list, add, import, edit, call now and stop; admins also delete, mark paid and change the follow-up settings.
+  "GET /api/order/": ["order", "list"],
+  "POST /api/order/": ["order", "create"],
+  "GET /api/order/stats": ["order", "list"],
+  "GET /api/order/follow-up": ["order", "show"],
+  "PUT /api/order/follow-up": ["order", "manage"],
+  "POST /api/order/import": ["order", "create"],
+  "GET /api/order/:id": ["order", "show"],
+  "PUT /api/order/:id": ["order", "edit"],
+  "DELETE /api/order/:id": ["order", "delete"],
+  "POST /api/order/:id/call": ["order", "edit"],
+  "POST /api/order/:id/stop": ["order", "edit"],
+  "POST /api/order/:id/paid": ["order", "manage"],
+  "GET /api/order/:id/timeline": ["order", "show"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -138,6 +152,12 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/billing/top-up/:id/refund": () => ({}),
   "PUT /api/billing/auto-reload": () => ({ enabled: false, amount_usd: 20, threshold_usd: 5 }),
   "POST /api/billing/sandbox/checkout/:id/pay": () => ({ card_number: "4242424242424242" }),
+  // The admin-only loop deletes the agent and the number before it gets here: settings without them (follow-up off) still save.
+  "PUT /api/order/follow-up": () => ({ enabled: false, delay_minutes: 45 }),
+  "POST /api/order/:id/paid": () => ({}),
+  "POST /api/order/": () => ({ reference: "member-order", customer_number: "+14155550178", total: 10, call_consent: { given: true } }),
+  "POST /api/order/import": () => ({ orders: [{ reference: "member-import", customer_number: "+14155550179", total: 10 }] }),
+  "PUT /api/order/:id": () => ({ customer_name: "renamed" }),
 };
 
 let world: World;

@@ -60,6 +60,8 @@ export interface OrgRecords {
   topUpId: string;
   documentId: string;
   checkoutSessionId: string;
+  /** An order (open, with consent) under follow-up settings saved with automatic follow-up off (nothing dials it). */
+  orderId: string;
 }
 
 /**
@@ -80,6 +82,7 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "appointment:id": (r) => r.appointmentId,
   "calendar:id": (r) => r.calendarConnectionId,
   "calendar:token": (r) => r.calendarFeedToken,
+  "order:id": (r) => r.orderId,
 };
 
 /** Parameters of routes that share a first segment but name different things, keyed "<route pattern>#<param>" (looked up first). */
@@ -248,6 +251,22 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
   await created(await inject(app, "PUT", "/api/billing/auto-reload", admin.token, { enabled: false, amount_usd: 20, threshold_usd: 5 }), "auto-reload");
   const documents = (await inject(app, "GET", "/api/billing/documents", admin.token)).json() as { data: Array<{ id: string }> };
   const open = await created<{ url: string }>(await inject(app, "POST", "/api/billing/top-up", admin.token, { amount_usd: 15 }), "open top-up");
+  // Orders: follow-up set up but off (the suite never dials), and one order with consent.
+  await created(await inject(app, "PUT", "/api/order/follow-up", admin.token, { enabled: false, agent_id: agent.id, phone_number_id: phone.id }), "follow-up settings");
+  const order = await created<{ id: string }>(
+    await inject(app, "POST", "/api/order/", admin.token, {
+      reference: `${marker}-order-1001`,
+      customer_name: `${marker} shopper`,
+      customer_number: "+14155550177",
+      customer_email: "shopper@example.com",
+      items: [{ name: `${marker} mug`, quantity: 2, price: 12 }],
+      total: 24,
+      currency: "USD",
+      checkout_url: "https://shop.example.com/cart/1001",
+      call_consent: { given: true, source: "checkout checkbox" },
+    }),
+    "order",
+  );
   return {
     orgId,
     adminToken: admin.token,
@@ -270,6 +289,7 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     topUpId: topUp.top_up_id,
     documentId: documents.data[0]!.id,
     checkoutSessionId: new URL(open.url, "http://x").searchParams.get("checkout")!,
+    orderId: order.id,
   };
 }
 
