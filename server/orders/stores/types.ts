@@ -1,0 +1,61 @@
+/**
+ * What a store adapter (shopify.ts, woocommerce.ts, generic.ts) gives the webhook route: whether a
+ * delivery is genuine (verify), and what it means for our orders (toStoreEvent). Both are pure: no
+ * database, no clock but the `now` they are given, so they are unit-tested with the stores' own
+ * payloads (tests/server/fixtures/stores/).
+ */
+import type { OrderSource } from "../../../contract/order-shared";
+
+// The interface of server/orders/store-events.ts (orders-core's applyStoreEvent), as agreed; until that
+// file lands these are the adapters' own copy, then they are imported from there.
+/** An order as a store describes it; customerNumber raw (applyStoreEvent normalises it). */
+export interface StoreOrderInput {
+  externalId: string;
+  reference: string;
+  customerName: string | null;
+  customerNumber: string;
+  customerEmail: string | null;
+  items: { name: string; quantity: number; priceMinor: number }[];
+  totalMinor: number;
+  currency: string;
+  checkoutUrl: string | null;
+  abandonedAt: Date;
+  timezone: string | null;
+  consent: { given: boolean; source: string | null; at: Date | null };
+}
+
+export type StoreEvent =
+  | { kind: "abandoned"; order: StoreOrderInput }
+  | { kind: "paid"; externalIds: string[]; order?: StoreOrderInput; paidMinor: number; currency: string; paidAt: Date }
+  | { kind: "cancelled"; externalIds: string[]; at: Date };
+
+export interface StoreEventContext {
+  orgId: string;
+  integrationId: string | null;
+  source: OrderSource;
+  storeName: string | null;
+  isDemo: boolean;
+}
+
+/** Request headers as Fastify gives them (lower-case names). */
+export type Headers = Record<string, string | string[] | undefined>;
+
+/**
+ * A verified delivery: the id it is processed once by, and its topic; or why it was refused. 401: the
+ * signature or its time does not hold (nothing about the body is trusted); 400: a correctly signed body
+ * that is not what the endpoint takes.
+ */
+export type Verification = { ok: true; deliveryId: string; topic: string; payload: unknown } | { ok: false; status: 400 | 401; reason: string };
+
+/**
+ * What a verified delivery means: an event for applyStoreEvent; nothing to do (and why: recorded, 200);
+ * or, for our own generic format only, a body that breaks it (400, nothing recorded, so the sender can
+ * fix it and send the same id again). Shopify's and WooCommerce's odd payloads are ignored, not refused:
+ * they would retry a refused delivery for hours and then drop the subscription.
+ */
+export type AdapterResult = { event: StoreEvent } | { ignored: string } | { invalid: string };
+
+export interface StoreAdapter {
+  verify(headers: Headers, rawBody: Buffer, secret: string, now: number): Verification;
+  toStoreEvent(topic: string, payload: unknown): AdapterResult;
+}
