@@ -1,0 +1,56 @@
+/**
+ * A verified store delivery, processed once (issue 16 §2): in ONE transaction the delivery id is recorded
+ * in store_webhook_deliveries (its primary key is (integration, delivery id): a second copy, even one
+ * arriving while the first is still being applied, waits for it and then finds the row), the event is
+ * applied by the orders core, the delivery's result is written beside it and the integration's
+ * last_delivery_at moves. A replay answers `duplicate` and writes nothing at all.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { storeIntegrations, storeWebhookDeliveries } from "../db/schema";
+import type { IntegrationRow } from "./integrations";
+import type { AdapterResult, StoreEvent, StoreEventContext } from "./stores/types";
+
+export interface StoreEventResult {
+  result: "applied" | "ignored";
+  detail: string | null;
+  orderId: string | null;
+}
+/** The orders core's applyStoreEvent (server/orders/store-events.ts): runs inside the delivery's transaction. */
+export type ApplyStoreEvent = (tx: Db, ctx: StoreEventContext, event: StoreEvent) => Promise<StoreEventResult>;
+
+export interface StoreDelivery {
+  integration: Pick<IntegrationRow, "id" | "orgId" | "kind" | "name" | "isDemo">;
+  deliveryId: string;
+  topic: string;
+  /** What the adapter made of it (never `invalid`: those are refused before this). */
+  meaning: Exclude<AdapterResult, { invalid: string }>;
+  receivedAt: Date;
+}
+
+export type StoreDeliveryOutcome = { result: "applied" | "ignored" | "duplicate"; detail: string | null; orderId: string | null };
+
+export const DUPLICATE_DETAIL = "This delivery was processed before: nothing changed.";
+
+export async function recordStoreDelivery(db: Db, apply: ApplyStoreEvent, delivery: StoreDelivery): Promise<StoreDeliveryOutcome> {
+  const { integration, meaning } = delivery;
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(storeWebhookDeliveries)
+      .values({ integrationId: integration.id, deliveryId: delivery.deliveryId, orgId: integration.orgId, topic: delivery.topic, result: "ignored", receivedAt: delivery.receivedAt })
+      .onConflictDoNothing()
+      .returning({ deliveryId: storeWebhookDeliveries.deliveryId });
+    if (inserted.length === 0) return { result: "duplicate" as const, detail: DUPLICATE_DETAIL, orderId: null };
+
+    const outcome: StoreEventResult =
+      "event" in meaning
+        ? await apply(tx, { orgId: integration.orgId, integrationId: integration.id, source: integration.kind as StoreEventContext["source"], storeName: integration.name, isDemo: integration.isDemo }, meaning.event)
+        : { result: "ignored", detail: meaning.ignored, orderId: null };
+    await tx
+      .update(storeWebhookDeliveries)
+      .set({ result: outcome.result, detail: outcome.detail })
+      .where(and(eq(storeWebhookDeliveries.integrationId, integration.id), eq(storeWebhookDeliveries.deliveryId, delivery.deliveryId)));
+    await tx.update(storeIntegrations).set({ lastDeliveryAt: delivery.receivedAt }).where(eq(storeIntegrations.id, integration.id));
+    return outcome;
+  });
+}
