@@ -44,6 +44,9 @@ import { createPaymentProvider } from "./billing/payments";
 import type { PaymentProvider } from "./billing/payments/types";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { billingPaymentRoutes } from "./routes/billing-payments";
+import { integrationRoutes } from "./routes/integrations";
+import { storeWebhookRoutes } from "./routes/store-webhooks";
+import { applyStoreEvent } from "./orders/store-events";
 import type { VoiceProvider } from "./voice/types";
 
 declare module "fastify" {
@@ -160,6 +163,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Stripe's events (and the sandbox payment provider's, delivered through the same verification), then billing's payment routes.
   await app.register(stripeWebhookRoutes, { prefix: API_BASE, db: database.db, config, payments });
   await app.register(billingPaymentRoutes, { prefix: API_BASE, db: database.db, config, payments });
+  // Store integrations (issue 16): their secrets are sealed with the same key as the carrier credentials.
+  await app.register(integrationRoutes, { prefix: API_BASE, db: database.db, config, box });
+  await app.register(storeWebhookRoutes, { prefix: API_BASE, db: database.db, box, applyStoreEvent });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals, calendarSync });
 

@@ -9,15 +9,12 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { storeIntegrations, storeWebhookDeliveries } from "../db/schema";
 import type { IntegrationRow } from "./integrations";
-import type { AdapterResult, StoreEvent, StoreEventContext } from "./stores/types";
+import { lockOrganisationForCalls } from "../wallet/wallet";
+import type { applyStoreEvent } from "./store-events";
+import type { AdapterResult, StoreEventContext, StoreEventResult } from "./stores/types";
 
-export interface StoreEventResult {
-  result: "applied" | "ignored";
-  detail: string | null;
-  orderId: string | null;
-}
-/** The orders core's applyStoreEvent (server/orders/store-events.ts): runs inside the delivery's transaction. */
-export type ApplyStoreEvent = (tx: Db, ctx: StoreEventContext, event: StoreEvent) => Promise<StoreEventResult>;
+/** The orders core's applyStoreEvent (server/orders/store-events.ts), or a stand-in with its signature: runs inside the delivery's transaction. */
+export type ApplyStoreEvent = typeof applyStoreEvent;
 
 export interface StoreDelivery {
   integration: Pick<IntegrationRow, "id" | "orgId" | "kind" | "name" | "isDemo">;
@@ -35,6 +32,8 @@ export const DUPLICATE_DETAIL = "This delivery was processed before: nothing cha
 export async function recordStoreDelivery(db: Db, apply: ApplyStoreEvent, delivery: StoreDelivery): Promise<StoreDeliveryOutcome> {
   const { integration, meaning } = delivery;
   return db.transaction(async (tx) => {
+    // The organisation's row first, as every writer of orders, contacts and calls takes it (applyStoreEvent takes it again).
+    if ("event" in meaning) await lockOrganisationForCalls(tx, integration.orgId);
     const inserted = await tx
       .insert(storeWebhookDeliveries)
       .values({ integrationId: integration.id, deliveryId: delivery.deliveryId, orgId: integration.orgId, topic: delivery.topic, result: "ignored", receivedAt: delivery.receivedAt })

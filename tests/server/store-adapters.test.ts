@@ -135,7 +135,8 @@ describe("Shopify", () => {
   it("orders/create paid and orders/paid are paid, naming the checkout token and the order", () => {
     for (const topic of ["orders/create", "orders/paid"]) {
       const event = eventOf(shopify.toStoreEvent(topic, shopifyOrder()));
-      expect(event).toMatchObject({ kind: "paid", externalIds: ["b1946ac92492d2347c6235b4d2611184", "order:820982911946154"], paidMinor: 41_799, currency: "USD", paidAt: new Date("2026-12-01T15:31:00Z") });
+      // No order is made from a paid event: a sale never seen unpaid is none of ours.
+      expect(event).toEqual({ kind: "paid", externalIds: ["b1946ac92492d2347c6235b4d2611184", "order:820982911946154"], paidMinor: 41_799, currency: "USD", paidAt: new Date("2026-12-01T15:31:00Z") });
     }
     // An id past 2^53 is read from admin_graphql_api_id, digit for digit.
     const big = JSON.parse('{"id": 9820982911946154123, "admin_graphql_api_id": "gid://shopify/Order/9820982911946154123"}') as Record<string, unknown>;
@@ -212,7 +213,7 @@ describe("WooCommerce", () => {
 
   it("processing and completed are paid; cancelled is cancelled; refunded and other topics are ignored", () => {
     for (const status of ["processing", "completed"]) {
-      expect(eventOf(woocommerce.toStoreEvent("order.updated", wooOrder({ status, date_paid_gmt: "2026-12-01T16:40:00" })))).toMatchObject({
+      expect(eventOf(woocommerce.toStoreEvent("order.updated", wooOrder({ status, date_paid_gmt: "2026-12-01T16:40:00" })))).toEqual({
         kind: "paid",
         externalIds: ["order:727"],
         paidMinor: 2_935,

@@ -5,6 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { DEFAULT_CAMPAIGN_RETRY } from "../../contract/campaign";
+import type { Integration } from "../../contract/order";
+import type { Db } from "../../server/db/client";
+import { campaigns, orderFollowUps } from "../../server/db/schema";
+import { FOLLOW_UP_KIND } from "../../server/orders/follow-up";
 import { base64Hmac } from "../../server/orders/stores/common";
 import { signedHeaders } from "../../server/webhooks/signature";
 
@@ -427,4 +432,33 @@ export const STORE_WEBHOOK_PATHS = {
 /** Posts `body` (text, sent byte for byte) to a store webhook with `headers`. */
 export function postStoreWebhook(app: FastifyInstance, url: string, body: string, headers: Record<string, string>): Promise<LightMyRequestResponse> {
   return app.inject({ method: "POST", url, headers, payload: body });
+}
+
+/** Creates an integration through the API as `adminToken`; answers it with its secret. */
+export async function createIntegration(app: FastifyInstance, adminToken: string, body: Record<string, unknown>): Promise<Integration & { secret: string }> {
+  const response = await app.inject({ method: "POST", url: "/api/integration/", headers: { authorization: `Bearer ${adminToken}` }, payload: body });
+  if (response.statusCode !== 201) throw new Error(`integration: ${response.statusCode} ${response.body}`);
+  return (response.json() as { data: Integration & { secret: string } }).data;
+}
+
+/**
+ * The organisation's follow-up switched on, as its settings would leave it (a running campaign of kind
+ * order_follow_up, windows around the clock, and its order_follow_ups row), without an agent or number:
+ * orders get queued, and nothing dials (the tests' apps run no dialler).
+ */
+export async function enableFollowUp(db: Db, orgId: string, over: { delayMinutes?: number; integrationId?: string | null } = {}): Promise<string> {
+  const campaignId = randomUUID();
+  await db.insert(campaigns).values({
+    id: campaignId,
+    orgId,
+    name: "Order follow-up",
+    kind: FOLLOW_UP_KIND,
+    status: "running",
+    schedule: { windows: [{ days: ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], start: "00:00", end: "24:00" }], fallback_timezone: "America/New_York" },
+    retry: { ...DEFAULT_CAMPAIGN_RETRY, on: [...DEFAULT_CAMPAIGN_RETRY.on] },
+    maxConcurrency: 1,
+    startedAt: new Date(),
+  });
+  await db.insert(orderFollowUps).values({ campaignId, orgId, integrationId: over.integrationId ?? null, enabled: true, delayMinutes: over.delayMinutes ?? 30 });
+  return campaignId;
 }

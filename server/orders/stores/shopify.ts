@@ -19,6 +19,8 @@
  *   its `name` "#1001"; the checkout link its order_status_url).
  * - orders/create already paid, and orders/paid: paid, naming both [checkout_token, `order:<id>`], with
  *   the amount in the presentment currency (total_price_set.presentment_money, else total_price/currency).
+ *   No order is made from a paid event: a sale never seen abandoned or unpaid is ignored by the orders core
+ *   ("no order with that id"), so the shop's ordinary purchases do not fill the orders list.
  * - orders/create cancelled (cancelled_at) or voided: cancelled. Refunded or expired orders: ignored.
  * The customer's phone: customer.phone, else the checkout's or order's phone, else the billing, else the
  * shipping address's (a national number takes that address's country code). Consent to be called comes
@@ -189,17 +191,8 @@ function orderEvent(topic: "orders/create" | "orders/paid", payload: Record<stri
     if (!money) return { ignored: "the paid order's total_price or currency is missing or not an amount" };
     const paidAt = dateOf(payload.processed_at) ?? dateOf(payload.updated_at) ?? createdAt;
     if (!paidAt) return { ignored: "the paid order has no time" };
-    const order = createdAt ? orderInput(payload, checkoutToken ?? orderKey, reference, payload.order_status_url, createdAt) : null;
-    return {
-      event: {
-        kind: "paid",
-        externalIds: distinct(checkoutToken, orderKey),
-        ...(order && typeof order !== "string" ? { order } : {}),
-        paidMinor: money.minor,
-        currency: money.currency,
-        paidAt,
-      },
-    };
+    // No `order`: a sale we never saw abandoned is none of our orders (the shop's every purchase would be listed).
+    return { event: { kind: "paid", externalIds: distinct(checkoutToken, orderKey), paidMinor: money.minor, currency: money.currency, paidAt } };
   }
   if (status && UNPAID.has(status)) {
     if (!createdAt) return { ignored: "the order has no created_at time" };

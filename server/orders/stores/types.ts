@@ -4,38 +4,9 @@
  * database, no clock but the `now` they are given, so they are unit-tested with the stores' own
  * payloads (tests/server/fixtures/stores/).
  */
-import type { OrderSource } from "../../../contract/order-shared";
+import type { StoreEvent } from "../store-events";
 
-// The interface of server/orders/store-events.ts (orders-core's applyStoreEvent), as agreed; until that
-// file lands these are the adapters' own copy, then they are imported from there.
-/** An order as a store describes it; customerNumber raw (applyStoreEvent normalises it). */
-export interface StoreOrderInput {
-  externalId: string;
-  reference: string;
-  customerName: string | null;
-  customerNumber: string;
-  customerEmail: string | null;
-  items: { name: string; quantity: number; priceMinor: number }[];
-  totalMinor: number;
-  currency: string;
-  checkoutUrl: string | null;
-  abandonedAt: Date;
-  timezone: string | null;
-  consent: { given: boolean; source: string | null; at: Date | null };
-}
-
-export type StoreEvent =
-  | { kind: "abandoned"; order: StoreOrderInput }
-  | { kind: "paid"; externalIds: string[]; order?: StoreOrderInput; paidMinor: number; currency: string; paidAt: Date }
-  | { kind: "cancelled"; externalIds: string[]; at: Date };
-
-export interface StoreEventContext {
-  orgId: string;
-  integrationId: string | null;
-  source: OrderSource;
-  storeName: string | null;
-  isDemo: boolean;
-}
+export type { StoreEvent, StoreEventContext, StoreEventResult, StoreOrderInput } from "../store-events";
 
 /** Request headers as Fastify gives them (lower-case names). */
 export type Headers = Record<string, string | string[] | undefined>;

@@ -13,7 +13,8 @@
  * toStoreEvent (a REST v3 order, topics order.created and order.updated; others are ignored):
  * - status pending, failed, on-hold: unpaid, abandoned — externalId `order:<id>`, reference `#number`,
  *   the checkout link its `payment_url` (the order's "pay for this order" page), abandonedAt date_created_gmt;
- * - processing, completed: paid (date_paid_gmt, `total`), naming `order:<id>`;
+ * - processing, completed: paid (date_paid_gmt, `total`), naming `order:<id>` (an order never seen unpaid
+ *   is an ordinary sale: the orders core ignores it, no order is made from it);
  * - cancelled: cancelled; refunded, trash, checkout-draft and any other status: ignored.
  * The customer's phone: billing.phone, else shipping.phone (a national number takes that address's country).
  * Consent to be called only from meta_data call_consent / call_consent_source / call_consent_at (a leading
@@ -121,6 +122,7 @@ export function toStoreEvent(topic: string, payload: unknown): AdapterResult {
   if (!id) return { ignored: "the order has no id" };
   const externalId = `order:${id}`;
   const status = textOf(payload.status)?.toLowerCase() ?? "";
+  // The *_gmt fields are UTC; date_created (the site's local time, no offset) only when a very old store sends no *_gmt.
   const createdAt = dateOf(payload.date_created_gmt) ?? dateOf(payload.date_created);
   const modifiedAt = dateOf(payload.date_modified_gmt) ?? createdAt;
   if (status === "cancelled") {
@@ -132,10 +134,11 @@ export function toStoreEvent(topic: string, payload: unknown): AdapterResult {
   const totalMinor = currency ? minorOf(payload.total, currency) : null;
   if (!currency || totalMinor === null) return { ignored: "the order's total or currency is missing or not an amount" };
   if (!createdAt) return { ignored: "the order has no date_created_gmt" };
-  const order = orderInput(payload, externalId, currency, totalMinor, createdAt);
   if (PAID.has(status)) {
-    const paidAt = dateOf(payload.date_paid_gmt) ?? dateOf(payload.date_paid) ?? modifiedAt ?? createdAt;
-    return { event: { kind: "paid", externalIds: [externalId], ...(typeof order === "string" ? {} : { order }), paidMinor: totalMinor, currency, paidAt } };
+    // No `order`: an order paid at once (never pending) is an ordinary sale, none of our orders.
+    const paidAt = dateOf(payload.date_paid_gmt) ?? modifiedAt ?? createdAt;
+    return { event: { kind: "paid", externalIds: [externalId], paidMinor: totalMinor, currency, paidAt } };
   }
+  const order = orderInput(payload, externalId, currency, totalMinor, createdAt);
   return typeof order === "string" ? { ignored: order } : { event: { kind: "abandoned", order } };
 }
