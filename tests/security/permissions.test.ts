@@ -110,6 +110,13 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "GET /api/billing/sandbox/checkout/:id": ["billing", "show"],
   "POST /api/billing/sandbox/checkout/:id/pay": ["billing", "edit"],
   "POST /api/billing/sandbox/checkout/:id/cancel": ["billing", "edit"],
+  // Store integrations (issue 16): members look, admins manage them ("manage" on orders).
+  "GET /api/integration/": ["order", "list"],
+  "POST /api/integration/": ["order", "manage"],
+  "GET /api/integration/:id": ["order", "show"],
+  "PUT /api/integration/:id": ["order", "manage"],
+  "DELETE /api/integration/:id": ["order", "manage"],
+  "POST /api/integration/:id/rotate-secret": ["order", "manage"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -138,6 +145,9 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/billing/top-up/:id/refund": () => ({}),
   "PUT /api/billing/auto-reload": () => ({ enabled: false, amount_usd: 20, threshold_usd: 5 }),
   "POST /api/billing/sandbox/checkout/:id/pay": () => ({ card_number: "4242424242424242" }),
+  "POST /api/integration/": () => ({ kind: "generic", name: "Another store" }),
+  "PUT /api/integration/:id": () => ({ name: "renamed" }),
+  "POST /api/integration/:id/rotate-secret": () => ({}),
 };
 
 let world: World;
