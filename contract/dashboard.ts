@@ -157,6 +157,20 @@ export const dashboardSchema = z.object({
     next_7_days: z.number().int(),
     upcoming: z.array(dashboardAppointmentSchema),
   }),
+  /**
+   * Orders (issue 16; the recovered-revenue card), for the period's days in the organisation's zone, not
+   * tied to the agent filter: recovered = orders recovered with paid_at in the period (recovered_revenue
+   * their amounts, per currency, in its major unit); called = orders with a follow-up call placed in the
+   * period; recovery_rate = recovered ÷ called (null when none was called).
+   */
+  orders: z
+    .object({
+      recovered: z.number().int(),
+      called: z.number().int(),
+      recovery_rate: z.number().min(0).nullable(),
+      recovered_revenue: z.array(z.object({ currency: z.string(), amount: z.number() })),
+    })
+    .optional(),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 

@@ -23,6 +23,19 @@ export const ERROR_CODES = {
   spendCapReached: "spend_cap_reached",
   /** Something the plan's limits do not allow (403); the detail names the limit and the plan that lifts it. */
   planLimitReached: "plan_limit_reached",
+  // Orders (issue 16): POST /order/{id}/call's refusals (409 unless said), each with a sentence saying what to do or when.
+  /** Outside the customer's calling window; the body carries next_call_at. */
+  outsideCallingHours: "outside_calling_hours",
+  /** The order carries no consent to be called: send confirm_consent true once the customer agreed. */
+  consentRequired: "consent_required",
+  /** The number is on the do-not-call list. */
+  dnc: "dnc",
+  /** MAX_CALLS_PER_NUMBER_PER_24H calls to this number in the last 24 hours; the body carries next_call_at. */
+  numberCallLimit: "number_call_limit",
+  /** The customer's time zone is unknown (no timezone, none from the number, no fallback zone). */
+  timezoneRequired: "timezone_required",
+  /** 400: no follow-up agent and caller number are set (PUT /order/follow-up). */
+  followUpNotSetUp: "follow_up_not_set_up",
   internal: "internal_error",
   upstream: "upstream_error",
 } as const;

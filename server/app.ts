@@ -33,6 +33,7 @@ import { phoneNumberRoutes } from "./routes/phone-numbers";
 import { webCallRoutes } from "./routes/web-calls";
 import { campaignRoutes } from "./routes/campaigns";
 import { dncRoutes } from "./routes/dnc";
+import { orderRoutes } from "./routes/orders";
 import { availabilityRoutes } from "./routes/availability";
 import { appointmentRoutes } from "./routes/appointments";
 import { calendarRoutes } from "./routes/calendar";
@@ -149,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { prefix: API_BASE, db: database.db, config });
   await app.register(campaignRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(dncRoutes, { prefix: API_BASE, db: database.db });
+  await app.register(orderRoutes, { prefix: API_BASE, db: database.db, config, signals: app.campaignSignals });
   await app.register(subscriptionRoutes, { prefix: API_BASE, db: database.db, config, payments });
   // Outside calendars: Google when configured (its busy times block slots, bookings are written there), and the ICS feed.
   const googleCalendar = createGoogleCalendar({ config, db: database.db, box, log: app.log });

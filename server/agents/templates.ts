@@ -5,7 +5,10 @@
  *
  * Prompts use Vapi's `{{variable}}` placeholders (Liquid). `name` is the recipient's name, which the
  * public call sends as assistantOverrides.variableValues.name (spec §3); the purchase-completion agent also
- * reads `cart_items`, `cart_total` and `store_name` when the caller of the call API supplies them.
+ * reads `cart_items`, `cart_total`, `checkout_link`, `store_name` and `order_reference`, which order follow-up
+ * calls carry (contract ORDER_CALL_VARIABLES), and reports the outcome with `record_order_outcome` (or
+ * `order_outcome` in its structured data). Its welcome message names the business at the very start
+ * (contract/calling-rules.ts CALL_DUTIES).
  */
 import {
   AGENT_TEMPLATE_KEYS,
@@ -21,11 +24,13 @@ const PURCHASE_COMPLETION_PROMPT = `You are a friendly, professional assistant c
 
 What you know (any of these may be empty; never invent details that are not given):
 - Customer name: {{name}}
+- Order reference: {{order_reference}}
 - Items left in the cart: {{cart_items}}
 - Cart total: {{cart_total}}
+- Checkout link (their saved cart): {{checkout_link}}
 
 How to run the call:
-1. Greet the customer by name when a name is given, say who you are calling for and why in one sentence, and ask whether now is a good time. If it is not, offer to call back later and end politely.
+1. At the very start, say who is calling: that you are an automated assistant calling on behalf of {{ store_name | default: "the store" }}, and why, in one sentence (their unfinished order {{order_reference}}). Greet the customer by name when a name is given and ask whether now is a good time. If it is not, offer to call back later and end politely.
 2. Remind them what they left in the cart (the items and the total, when known). If nothing is known, ask what they were shopping for.
 3. Ask, openly and without assuming, what stopped them from finishing. Listen to the answer before offering anything.
 4. Help with the reason they give:
@@ -34,16 +39,19 @@ How to run the call:
    - Trust or security: explain that checkout is secure and that they can complete it themselves on the website; never ask for card numbers, passwords or one-time codes on the call.
    - Payment failed: suggest checking the card details, trying another card or payment method, or contacting their bank; offer to resend the checkout link.
    - Undecided or comparing: answer product questions briefly and truthfully; if you do not know, say so and offer a follow-up.
-5. If they want to buy, offer to help them through checkout step by step or to send them the link to their saved cart, and confirm what happens next.
+5. If they want to buy, tell them their cart is saved and that the checkout link ({{checkout_link}}) completes it, offer to help them through checkout step by step or to send them the link by text or email, and confirm what happens next.
 6. Before ending, summarise what was agreed in one sentence and thank them.
+
+Recording the outcome:
+- Before you end the call, call record_order_outcome once with what the customer decided: completed (they will complete the purchase, or just did), declined, send_link_sms or send_link_email (they want the checkout link sent), call_back_later (with callback_at, the time they asked for, when they gave one), or do_not_call.
+- If the customer asks not to be called again, call do_not_call at once, apologise, confirm they will not be called again, and end the call.
 
 Rules:
 - Never pressure the customer. One gentle attempt to address a concern is enough; if they say no, accept it graciously.
-- If the customer asks not to be called again, apologise, confirm they will not be called again, and end the call.
 - If they say the purchase is already done or they bought elsewhere, thank them and end the call.
 - Keep every reply short and conversational: one or two sentences, then let the customer speak.
 - Never take payment details over the phone and never make promises about prices, refunds or delivery that you have not been given.
-- If you reach voicemail, leave a short message saying why you called and that their cart is saved.`;
+- If you reach voicemail, leave a short message saying who is calling and why, and that their cart is saved.`;
 
 const APPOINTMENT_SETTER_PROMPT = `You are a friendly scheduling assistant. Your job is to book an appointment for the caller.
 
@@ -99,7 +107,7 @@ const TEMPLATES: Record<AgentTemplateKey, AgentTemplate> = {
     {
       agent_name: "Purchase Completion Agent",
       description: "A friendly assistant that helps you complete your purchase.",
-      agent_welcome_message: `Hi {{ name | default: "there" }}! I'm calling about the items you left in your cart. Do you have a minute?`,
+      agent_welcome_message: `Hi {{ name | default: "there" }}! This is an automated assistant calling on behalf of {{ store_name | default: "the store" }} about the items you left in your cart. Do you have a minute?`,
       agent_end_call_message: "Thank you for your time. Have a great day!",
       agent_prompt: PURCHASE_COMPLETION_PROMPT,
       endCallFunctionEnabled: true,
@@ -108,7 +116,8 @@ const TEMPLATES: Record<AgentTemplateKey, AgentTemplate> = {
         summary_prompt:
           "Summarize the call in bullet points: whether the customer was reached, what was in the cart, the reason they had not completed the purchase, what was offered, the outcome, and any follow-up promised (callback, link sent, do-not-call request).",
         structured_data_prompt:
-          "Extract: reached (boolean), completed_purchase (boolean: the customer completed the purchase during the call), agreed_to_complete (boolean: the customer agreed to complete it later), objection (one of price, shipping, trust, payment_failure, undecided, other, none), follow_up (text, empty if none), do_not_call (boolean).",
+          "Extract: reached (boolean), completed_purchase (boolean: the customer completed the purchase during the call), agreed_to_complete (boolean: the customer agreed to complete it later), objection (one of price, shipping, trust, payment_failure, undecided, other, none), follow_up (text, empty if none), do_not_call (boolean), " +
+          "order_outcome (one of completed, declined, send_link_sms, send_link_email, call_back_later, do_not_call; empty if the customer was not reached), callback_at (the time the customer asked to be called back, ISO 8601 with its offset; empty if none).",
         success_evaluation_prompt:
           "Did the customer complete the purchase, or clearly agree to complete it, during this call? Score 100 if they completed it, 75 if they clearly agreed to complete it soon, 25 if they were reached but declined, 0 if they were not reached. The agent must not have pressured the customer.",
         success_evaluation_rubric: "PercentageScale",

@@ -13,7 +13,7 @@
  *   its pending invitations: only members count there (the invite holds the lock while Clerk is asked,
  *   so invitations at once still take turns).
  */
-import { and, count, eq, gt, max, ne, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, max, ne, sql } from "drizzle-orm";
 import { ERROR_CODES } from "../../contract/errors";
 import { PLAN_LIMIT_KEYS, PLANS, SUBSCRIPTION_GRACE_DAYS, planLimitDetail, type PlanId, type PlanLimitKey, type PlanLimits } from "../../contract/plans";
 import type { AppConfig } from "../config";
@@ -107,20 +107,25 @@ export async function phoneNumberCount(db: Db, orgId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+/**
+ * A campaign's contacts, as the plan's campaign_contacts limit counts them. Order follow-up contacts
+ * (campaign_contacts.order_id, issue 16) never count: the limit is about lists a person uploads, and an
+ * order's follow-up is not refused for it (its calls still count against concurrent calls and spend caps).
+ */
 export async function contactCount(db: Db, orgId: string, campaignId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(campaignContacts)
-    .where(and(eq(campaignContacts.orgId, orgId), eq(campaignContacts.campaignId, campaignId)));
+    .where(and(eq(campaignContacts.orgId, orgId), eq(campaignContacts.campaignId, campaignId), isNull(campaignContacts.orderId)));
   return row?.n ?? 0;
 }
 
-/** The largest campaign's contacts. */
+/** The largest campaign's contacts (order follow-up contacts not counted: see contactCount). */
 export async function largestCampaignContacts(db: Db, orgId: string): Promise<number> {
   const perCampaign = db
     .select({ n: count().as("n") })
     .from(campaignContacts)
-    .where(eq(campaignContacts.orgId, orgId))
+    .where(and(eq(campaignContacts.orgId, orgId), isNull(campaignContacts.orderId)))
     .groupBy(campaignContacts.campaignId)
     .as("per_campaign");
   const [row] = await db.select({ most: max(perCampaign.n) }).from(perCampaign);

@@ -25,9 +25,15 @@
  *    with whether the do-not-call list holds its number. Each is checked again: the list (→ dnc, no
  *    call), no zone (→ needs_timezone), its window (isInsideWindows; outside → ready_at = its next
  *    opening).
+ *    Order follow-up campaigns (kind order_follow_up) also keep to the calling rule of at most
+ *    MAX_CALLS_PER_NUMBER_PER_24H calls to one number in 24 hours (over → ready_at = when it may go;
+ *    server/orders/dialling.ts).
  * 8. For the rest, in one statement: a call row each (queued, our id, campaign_id, campaign_contact_id)
  *    and the contact in_progress with attempts + 1, last_call_id, lease_until = now + the lease,
- *    leased_by = this dialler. Commit. Placing the calls happens after (server/campaigns/dialler.ts).
+ *    leased_by = this dialler (and, for order follow-up, their orders `calling`). Commit. Placing the
+ *    calls happens after (server/campaigns/dialler.ts).
+ *
+ * An order follow-up campaign never completes (completeIfDone skips it): new orders keep coming.
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -45,6 +51,8 @@ import { affordableCalls, CALL_HOLD_WINDOW_MS, lockOrganisation, type WalletPoli
 import { autoPause, PAUSE_REASONS } from "./auto-pause";
 import { recordCampaignEvent } from "./events";
 import { nextReadyAt, type CampaignRow, type ContactRow } from "./settle";
+import { applyNumberLimit, markOrdersCalling } from "../orders/dialling";
+import { FOLLOW_UP_KIND } from "../orders/follow-up";
 
 /** The circuit breaker: this many failed among the last CIRCUIT_BREAKER_WINDOW settled calls pauses the campaign. */
 export const CIRCUIT_BREAKER_WINDOW = 10;
@@ -153,8 +161,12 @@ async function claimFacts(tx: Db, campaign: CampaignRow, holdsSince: Date | null
   };
 }
 
-/** Completes the campaign when no contact is queued or in progress (needs_timezone contacts do not hold it open). */
+/**
+ * Completes the campaign when no contact is queued or in progress (needs_timezone contacts do not hold it open).
+ * An order follow-up campaign (kind order_follow_up) never completes: new orders keep coming.
+ */
 async function completeIfDone(tx: Db, campaign: CampaignRow, now: Date, why: string): Promise<ClaimResult | null> {
+  if (campaign.kind === FOLLOW_UP_KIND) return null;
   const [open] = await tx
     .select({ n: count() })
     .from(campaignContacts)
@@ -316,6 +328,7 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
         .for("update", { of: campaignContacts, skipLocked: true });
       seen.push(...picked.map(({ contact }) => contact.id));
       const changes: ContactChange[] = [];
+      let ready: ContactRow[] = [];
       for (const { contact, listed } of picked) {
         const zones = contactZones({ timezone: contact.timezone, numberZones: contact.numberZones }, campaign.schedule.fallback_timezone);
         if (listed) {
@@ -325,9 +338,16 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
         } else if (!isInsideWindows(campaign.schedule.windows, zones, nowMs)) {
           changes.push({ id: contact.id, status: "queued", readyAt: nextReadyAt(campaign, contact, nowMs) });
         } else {
-          toDial.push(contact);
+          ready.push(contact);
         }
       }
+      // Order follow-up: at most MAX_CALLS_PER_NUMBER_PER_24H calls to a number in 24 hours (server/orders/dialling.ts).
+      if (campaign.kind === FOLLOW_UP_KIND && ready.length > 0) {
+        const limited = await applyNumberLimit(tx, campaign.orgId, ready, nowMs);
+        ready = limited.dial;
+        for (const { contact, until } of limited.wait) changes.push({ id: contact.id, status: "queued", readyAt: nextReadyAt(campaign, contact, until) ?? new Date(until) });
+      }
+      toDial.push(...ready);
       await writeContactChanges(tx, changes, now);
       // Fewer than asked for: none other is ready.
       if (picked.length < wanted) break;
@@ -356,6 +376,7 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
           leased_by = ${settings.diallerId}, updated_at = ${now.toISOString()}::timestamptz
       from placed
       where c.id = placed.campaign_contact_id`);
+    if (campaign.kind === FOLLOW_UP_KIND) await markOrdersCalling(tx, campaign.orgId, claimed.map((one) => ({ callId: one.callId, contactId: one.contact.id, attempt: one.attempt })), now);
     return result();
   });
 }

@@ -12,7 +12,8 @@
  *    place — call rows queued with our ids, contacts in_progress with attempts + 1 and a lease — and
  *    commits; then the provider is asked to place them, with our call id as metadata, giving up after a
  *    third of the lease;
- * 4. contacts whose lease ran out are reaped (reaper.ts: the provider is asked about the call by our id).
+ * 4. contacts whose lease ran out are reaped (reaper.ts: the provider is asked about the call by our id);
+ * 5. (once a minute) order follow-up's attribution sweep (server/orders/sweep.ts).
  *
  * Exactly once: a contact is dialled only by the process whose claim committed it in_progress, for the
  * attempt the claim counted. Its call is settled by its end (the webhook ingest's hook, in the same
@@ -53,6 +54,9 @@ import { campaignToolHandlers, OPT_OUT_TOOL } from "./opt-out";
 import { giveBackAttempt, reapExpired, settleMissed } from "./reaper";
 import { settleCampaignCall, settleOnCallEnded } from "./settle";
 import type { CampaignSignals } from "./signals";
+import { FOLLOW_UP_KIND } from "../orders/follow-up";
+import { ORDER_OUTCOME_TOOL, orderToolHandlers } from "../orders/outcome";
+import { ATTRIBUTION_SWEEP_INTERVAL_MS, sweepAttribution } from "../orders/sweep";
 
 /** The ended reason of a call whose placing request failed (5xx, network): a failed attempt (call-outcome's "error" rule). */
 export const PLACING_FAILED_ENDED_REASON = "call.start.error-provider-request-failed";
@@ -85,7 +89,7 @@ export interface DiallerOptions {
   config: AppConfig;
   log: DiallerLog;
   signals?: CampaignSignals;
-  /** The tools a reaped call's tool calls are answered with (default: the campaigns' opt-out). */
+  /** The tools a reaped call's tool calls are answered with (default: the campaigns' opt-out and the order-outcome tool). */
   tools?: ToolRegistry;
   /** This dialler's name in leased_by (default host:pid:random). */
   id?: string;
@@ -141,7 +145,7 @@ export function createDialler(options: DiallerOptions): Dialler {
   const id = options.id ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const now = options.now ?? (() => Date.now());
   const leaseMs = config.campaigns.leaseSeconds * 1000;
-  const tools = options.tools ?? createToolRegistry(campaignToolHandlers(db));
+  const tools = options.tools ?? createToolRegistry({ ...campaignToolHandlers(db), ...orderToolHandlers(db) });
   const settings: ClaimSettings = {
     diallerId: id,
     leaseMs,
@@ -228,6 +232,8 @@ export function createDialler(options: DiallerOptions): Dialler {
           ...phoneCallRequest(call.callId, agent, assistantId, phoneNumber, { customer: { number: contact.number, name: contact.name }, variableValues }),
           campaign: { campaignId: campaign.id, contactId: contact.id, attempt: call.attempt },
           optOutTool: OPT_OUT_TOOL,
+          // Order follow-up calls report what the customer decided (server/orders/outcome.ts).
+          ...(campaign.kind === FOLLOW_UP_KIND ? { orderOutcomeTool: ORDER_OUTCOME_TOOL } : {}),
           signal,
           placeBy: new Date(placeBy),
         };
@@ -300,6 +306,8 @@ export function createDialler(options: DiallerOptions): Dialler {
     }
   }
 
+  let lastAttributionSweep = Number.NEGATIVE_INFINITY;
+
   async function runTick(): Promise<TickReport> {
     const report = emptyReport();
     await step("starting scheduled campaigns", () => startDue(report));
@@ -332,6 +340,14 @@ export function createDialler(options: DiallerOptions): Dialler {
       }
     }
     await Promise.all(placing);
+
+    // Order follow-up: calling orders whose attribution window ended without a purchase are declined (cheap; once a minute).
+    if (now() - lastAttributionSweep >= ATTRIBUTION_SWEEP_INTERVAL_MS) {
+      lastAttributionSweep = now();
+      await step("closing orders' attribution windows", async () => {
+        await sweepAttribution(db, now());
+      });
+    }
 
     await step("reaping expired leases", async () => {
       const reaped = await reapExpired({ db, voice, ingest, tools, diallerId: id, leaseMs, log }, now);

@@ -22,8 +22,16 @@ import { agents, campaignContacts, campaigns, phoneNumbers } from "../db/schema"
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
-export function findCampaign(scope: OrgScope, id: string): Promise<CampaignRow | null> {
-  return scope.byId(campaigns, id);
+/**
+ * Campaigns a person made (kind `campaign`). Order follow-up campaigns (kind `order_follow_up`,
+ * server/orders/follow-up.ts) are dialled like them but never listed, counted, shown, changed or deleted
+ * through /campaign: their ids answer 404 there.
+ */
+export const isListedCampaign = (row: Pick<CampaignRow, "kind">): boolean => row.kind === "campaign";
+
+export async function findCampaign(scope: OrgScope, id: string): Promise<CampaignRow | null> {
+  const row = await scope.byId(campaigns, id);
+  return row && isListedCampaign(row) ? row : null;
 }
 
 /** The campaign row locked for the rest of the transaction (`SELECT … FOR UPDATE`), or null when it is not the organisation's. */
@@ -31,7 +39,7 @@ export async function lockCampaign(tx: Db, scope: OrgScope, id: string): Promise
   const [row] = await tx
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.orgId, scope.orgId), eq(campaigns.id, id)))
+    .where(and(eq(campaigns.orgId, scope.orgId), eq(campaigns.id, id), eq(campaigns.kind, "campaign")))
     .for("update");
   return row ?? null;
 }
@@ -45,10 +53,10 @@ export interface CampaignListQuery {
 
 /** The organisation's campaigns, newest first, filtered by state and by a part of the name. */
 export async function listCampaigns(scope: OrgScope, query: CampaignListQuery): Promise<{ rows: CampaignRow[]; total: number }> {
-  const filters: SQL[] = [];
+  const filters: SQL[] = [eq(campaigns.kind, "campaign")];
   if (query.status) filters.push(eq(campaigns.status, query.status));
   if (query.search) filters.push(ilike(campaigns.name, containsPattern(query.search)));
-  const where = filters.length > 0 ? and(...filters) : undefined;
+  const where = and(...filters);
   const [rows, total] = await Promise.all([
     scope.select(campaigns, { where, orderBy: [desc(campaigns.createdAt), desc(campaigns.id)], limit: query.limit, offset: (query.page - 1) * query.limit }),
     scope.count(campaigns, where),

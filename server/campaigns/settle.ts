@@ -15,8 +15,12 @@
  *   queued again with not_before = the call's end + delay_minutes and ready_at = the next opening of
  *   the contact's windows from then (nextOpening). Otherwise the contact's final state is the outcome.
  *
+ * - A contact that follows an order (order_id; issue 16) also moves its order (server/orders/outcome.ts
+ *   settleOrderContact: opted out, declined, call back later, waiting for the purchase, unreachable),
+ *   which may change the contact's next state (a call-back is queued; a paid or stopped order gets no retry).
+ *
  * Never locks the campaign row (the dialler's claim holds it while it inserts calls): the campaign is
- * read as it stands.
+ * read as it stands. The order's row is locked after the contact's.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { callOutcome, type CallOutcome } from "../../contract/call-outcome";
@@ -25,12 +29,13 @@ import { RETRY_OUTCOME_OF_CALL, type ContactStatus } from "../../contract/campai
 import type { CallRow } from "../calls/repository";
 import type { Db } from "../db/client";
 import { campaignContacts, campaigns, dncNumbers } from "../db/schema";
+import { orderReportArrived, settleOrderContact } from "../orders/outcome";
 
 export type ContactRow = typeof campaignContacts.$inferSelect;
 export type CampaignRow = typeof campaigns.$inferSelect;
 
-/** What settling needs of the call (a call row, or what the provider said of a call whose row is gone). */
-export type EndedCall = Pick<CallRow, "id" | "orgId" | "campaignContactId" | "status" | "endedReason" | "endedAt">;
+/** What settling needs of the call (a call row, or what the provider said of a call whose row is gone); its structured data when known (an order's outcome). */
+export type EndedCall = Pick<CallRow, "id" | "orgId" | "campaignContactId" | "status" | "endedReason" | "endedAt"> & Partial<Pick<CallRow, "structuredData" | "customerNumber">>;
 
 /** A contact's final state for a call outcome. */
 const FINAL_STATUS: Readonly<Record<Exclude<CallOutcome, "in_progress">, ContactStatus>> = {
@@ -102,6 +107,9 @@ export async function settleCampaignCall(tx: Db, call: EndedCall, options: { for
     }
   }
 
+  // A contact that follows an order (issue 16): the order moves with it, and may change what the contact does next.
+  if (contact.orderId) ({ status, notBefore, readyAt } = await settleOrderContact(tx, { call, contact, campaign, outcome, listed, next: { status, notBefore, readyAt }, now }));
+
   await tx
     .update(campaignContacts)
     .set({
@@ -125,7 +133,12 @@ function retryDue(campaign: CampaignRow, contact: ContactRow, outcome: CallOutco
   return retryOutcome !== undefined && campaign.retry.on.includes(retryOutcome) && contact.attempts < campaign.retry.max_attempts;
 }
 
-/** The ingest's onCallEnded hook (server/webhooks/ingest.ts): the end-of-call report settles even without an ended reason. */
-export function settleOnCallEnded(tx: Db, row: CallRow, event: "status-update" | "end-of-call-report"): Promise<Settled | null> {
-  return settleCampaignCall(tx, row, { force: event === "end-of-call-report" });
+/**
+ * The ingest's onCallEnded hook (server/webhooks/ingest.ts): the end-of-call report settles even without an ended reason.
+ * A report that comes after the status-update settled an order's contact still brings the order its outcome (orderReportArrived).
+ */
+export async function settleOnCallEnded(tx: Db, row: CallRow, event: "status-update" | "end-of-call-report"): Promise<Settled | null> {
+  const settled = await settleCampaignCall(tx, row, { force: event === "end-of-call-report" });
+  if (!settled && event === "end-of-call-report" && row.campaignContactId && row.structuredData) await orderReportArrived(tx, row);
+  return settled;
 }

@@ -3,7 +3,7 @@
  * and paused ones with their counts, progress and next window. Not tied to the period or the agent:
  * it says what is dialling now.
  */
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { DASHBOARD_CAMPAIGNS_MAX, type Dashboard } from "../../contract/dashboard";
 import { contactCounts, nextWindowAt, progressOf } from "../campaigns/repository";
 import { orgScope } from "../data/orgScope";
@@ -16,11 +16,12 @@ export async function dashboardCampaigns(db: Db, orgId: string): Promise<Dashboa
   const scope = orgScope(db, orgId);
   const [rows, running] = await Promise.all([
     scope.select(campaigns, {
-      where: inArray(campaigns.status, [...ACTIVE]),
+      // Order follow-up campaigns are the Orders screen's, not this card's.
+      where: and(eq(campaigns.kind, "campaign"), inArray(campaigns.status, [...ACTIVE])),
       orderBy: [sql`case ${campaigns.status} when 'running' then 0 when 'scheduled' then 1 else 2 end`, desc(campaigns.updatedAt), desc(campaigns.id)],
       limit: DASHBOARD_CAMPAIGNS_MAX,
     }),
-    scope.count(campaigns, eq(campaigns.status, "running")),
+    scope.count(campaigns, and(eq(campaigns.kind, "campaign"), eq(campaigns.status, "running"))),
   ]);
   const counts = await contactCounts(db, scope, rows.map((row) => row.id));
   return {

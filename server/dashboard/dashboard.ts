@@ -17,6 +17,7 @@ import type { PlanSettings } from "../billing/plan-limits";
 import { dashboardPlan } from "../billing/subscription";
 import { dashboardAppointments } from "./appointments";
 import { dashboardCampaigns } from "./campaigns";
+import { dashboardOrders } from "./orders";
 import { dashboardPeriod, eachDay } from "./period";
 import { addSums, emptySums, organisationFacts, periodStats, type StatSums } from "./stats";
 
@@ -64,7 +65,7 @@ export async function readDashboard(db: Db, { orgId, query, wallet, plans }: Das
   const statsRead = periodRead.then((period) =>
     query.agentId === NO_AGENT_KEY ? { days: [], agents: [] } : periodStats(db, { orgId, previousStart: period.previousStart, start: period.start, end: period.end, agentId: query.agentId }),
   );
-  const [facts, period, stats, standing, campaigns, appointments, monthToDate, reloading, plan] = await Promise.all([
+  const [facts, period, stats, standing, campaigns, appointments, monthToDate, reloading, plan, orders] = await Promise.all([
     factsRead,
     periodRead,
     statsRead,
@@ -74,6 +75,7 @@ export async function readDashboard(db: Db, { orgId, query, wallet, plans }: Das
     monthToDateMicros(db, orgId),
     autoReloadEnabled(db, orgId),
     dashboardPlan(db, orgId, plans),
+    periodRead.then((period) => dashboardOrders(db, orgId, period)),
   ]);
 
   const current = emptySums();
@@ -121,5 +123,6 @@ export async function readDashboard(db: Db, { orgId, query, wallet, plans }: Das
     campaigns,
     appointments,
     plan,
+    orders,
   };
 }

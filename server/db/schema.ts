@@ -335,6 +335,8 @@ export const calls = pgTable(
     // A campaign's calls (its progress over time, a contact's calls).
     index("calls_campaign_contact_idx").on(table.campaignContactId, table.startedAt).where(sql`${table.campaignContactId} is not null`),
     index("calls_campaign_started_idx").on(table.campaignId, table.startedAt).where(sql`${table.campaignId} is not null`),
+    // Order follow-up's calling rule (contract/calling-rules.ts): the organisation's calls to one number in the last 24 hours.
+    index("calls_org_number_started_idx").on(table.orgId, table.customerNumber, table.startedAt),
   ],
 );
 
@@ -1100,6 +1102,8 @@ export const orders = pgTable(
     index("orders_org_status_idx").on(table.orgId, table.status),
     // The dashboard's and the KPI cards' recovered revenue by payment day.
     index("orders_org_paid_idx").on(table.orgId, table.paidAt).where(sql`${table.paidAt} is not null`),
+    // The attribution sweep (server/orders/sweep.ts): calling orders by when the call reached the customer.
+    index("orders_calling_reached_idx").on(table.reachedAt).where(sql`${table.status} = 'calling'`),
   ],
 );
 

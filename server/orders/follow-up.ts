@@ -228,9 +228,10 @@ const tooOldDetail = () =>
 /**
  * Decides what becomes of an order that has not been called in this follow-up yet (status open or
  * no_consent; see the file comment) and writes it: the order's status and detail, and its contact.
- * Orders in any other status are left alone. `backfill`: switching follow-up on (the same age rule).
+ * Orders in any other status are left alone. `replan`: the number, zone or abandonment time changed, so a
+ * waiting contact's time is computed again.
  */
-export async function planFollowUp(tx: Db, locked: { order: OrderRow; contact: ContactRow | null }, now: Date): Promise<QueueResult> {
+export async function planFollowUp(tx: Db, locked: { order: OrderRow; contact: ContactRow | null }, now: Date, options: { replan?: boolean } = {}): Promise<QueueResult> {
   let { order } = locked;
   const { contact } = locked;
   const none: QueueResult = { order, queued: false, campaignId: null };
@@ -246,23 +247,29 @@ export async function planFollowUp(tx: Db, locked: { order: OrderRow; contact: C
     order = await setOrderStatus(tx, order, "opted_out", DNC_DETAIL, now);
     return { ...none, order };
   }
-  // Already waiting in a follow-up (queued while follow-up was on): it keeps its place, with fresh details.
-  if (contact && (WAITING as readonly string[]).includes(contact.status)) {
+  // Already waiting in a follow-up (queued while follow-up was on): it keeps its place, with fresh details
+  // (unless the number or zone changed: `replan` computes its time again below).
+  const waiting = contact !== null && (WAITING as readonly string[]).includes(contact.status);
+  if (waiting && !options.replan) {
     await refreshContact(tx, order, contact, now);
     if (order.status !== "open") order = await setOrderStatus(tx, order, "open", order.statusDetail, now);
     return { order, queued: false, campaignId: contact.campaignId };
   }
   const followUp = await followUpFor(tx, order.orgId, order.integrationId);
-  if (!followUp || !followUp.settings.enabled) {
-    const setUp = followUp !== null && followUp.campaign.agentId !== null && followUp.campaign.phoneNumberId !== null;
-    order = await setOrderStatus(tx, order, "open", setUp ? FOLLOW_UP_OFF_DETAIL : FOLLOW_UP_NOT_SET_DETAIL, now);
-    return { ...none, order };
+  // The automatic rules decide for an order not waiting yet; one already waiting keeps waiting.
+  if (!waiting) {
+    if (!followUp || !followUp.settings.enabled) {
+      const setUp = followUp !== null && followUp.campaign.agentId !== null && followUp.campaign.phoneNumberId !== null;
+      order = await setOrderStatus(tx, order, "open", setUp ? FOLLOW_UP_OFF_DETAIL : FOLLOW_UP_NOT_SET_DETAIL, now);
+      return { ...none, order };
+    }
+    if (order.abandonedAt.getTime() < now.getTime() - BACKFILL_MS) {
+      order = await setOrderStatus(tx, order, "open", tooOldDetail(), now);
+      return { ...none, order };
+    }
   }
-  if (order.abandonedAt.getTime() < now.getTime() - BACKFILL_MS) {
-    order = await setOrderStatus(tx, order, "open", tooOldDetail(), now);
-    return { ...none, order };
-  }
-  const notBefore = new Date(order.abandonedAt.getTime() + followUp.settings.delayMinutes * 60_000);
+  if (!followUp) return { ...none, order };
+  const notBefore = new Date(Math.max(order.abandonedAt.getTime() + followUp.settings.delayMinutes * 60_000, waiting ? (contact.notBefore?.getTime() ?? 0) : 0));
   const queued = await queueContact(tx, order, contact, followUp, { notBefore, now });
   order = await setOrderStatus(tx, order, "open", waitingDetail(queued, now), now);
   return { order, queued: true, campaignId: followUp.campaign.id };

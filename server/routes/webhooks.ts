@@ -7,7 +7,7 @@
  * call's events from a few addresses, and an unverified request costs one HMAC.
  *
  * status-update and end-of-call-report go to server/webhooks/ingest.ts, tool-calls to the tool
- * registry (by default the campaigns' opt-out tool and the calendar's booking tools), each tool call
+ * registry (by default the campaigns' opt-out tool, the orders' record_order_outcome and the calendar's booking tools), each tool call
  * answered once (a retry gets the first answer: server/webhooks/tools.ts); every other type is
  * acknowledged (200) and ignored.
  * A campaign call's end settles its contact in the ingest's transaction (server/campaigns/settle.ts), then
@@ -20,6 +20,7 @@ import { bookingToolHandlers } from "../calendar/tools";
 import type { CalendarSync } from "../calendar/sync";
 import { campaignToolHandlers } from "../campaigns/opt-out";
 import { settleOnCallEnded } from "../campaigns/settle";
+import { orderToolHandlers } from "../orders/outcome";
 import type { CampaignSignals } from "../campaigns/signals";
 import { findCallForEvent } from "../calls/repository";
 import type { AppConfig } from "../config";
@@ -72,9 +73,9 @@ export function webhookDelivery(app: FastifyInstance, secret: string): WebhookDe
   };
 }
 
-/** The tools a `tool-calls` message may run: the campaigns' opt-out tool and the calendar's booking tools. */
+/** The tools a `tool-calls` message may run: the campaigns' opt-out tool, the order-outcome tool and the calendar's booking tools. */
 export function defaultToolRegistry(db: Db, calendarSync?: CalendarSync): ToolRegistry {
-  return createToolRegistry({ ...campaignToolHandlers(db), ...bookingToolHandlers({ db, ...(calendarSync ? { calendarSync } : {}) }) });
+  return createToolRegistry({ ...campaignToolHandlers(db), ...orderToolHandlers(db), ...bookingToolHandlers({ db, ...(calendarSync ? { calendarSync } : {}) }) });
 }
 
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (app, { db, voice, config, calendarSync, tools = defaultToolRegistry(db, calendarSync), campaignSignals }) => {

@@ -9,7 +9,13 @@
  * Outcomes, deterministic so tests and demos can choose them by the customer number's last two digits:
  *   …00 answered · …01 busy (customer-busy) · …02 no answer (customer-did-not-answer) · …03 voicemail ·
  *   …04 answered, and the customer asks not to be called again: when the call carries an opt-out tool
- *   (campaign calls do), the sandbox sends a `tool-calls` message for it at that moment of the call.
+ *   (campaign calls do), the sandbox sends a `tool-calls` message for it at that moment of the call ·
+ *   …05 answered, and the customer declines (an order follow-up call reports "declined").
+ * A call that carries the order-outcome tool (order follow-up calls) is a purchase-completion call: an
+ * answered one (…00, or one drawn answered) ends with the customer agreeing to complete the purchase and
+ * a `tool-calls` record_order_outcome "completed" (…05: "declined"), and its structured data carries
+ * `order_outcome` when the agent asks for structured data. The sandbox never marks an order paid: that
+ * is the store's paid event (issue 18).
  * Any other number: chosen from a hash of our call id (about 80 % answered, 10 % no answer, 5 % busy,
  * 5 % voicemail), so one call always plays out the same way.
  *
@@ -50,7 +56,7 @@ export const sandboxWebCallSeconds = (config: Pick<AgentConfig, "max_duration_se
 export const sandboxWebCallLatestEnd = (startedAt: number, config: Pick<AgentConfig, "max_duration_seconds">): number =>
   startedAt + sandboxWebCallSeconds(config) * 1000 + 10_000;
 
-export type SandboxOutcome = "answered" | "busy" | "no-answer" | "voicemail" | "opt-out";
+export type SandboxOutcome = "answered" | "busy" | "no-answer" | "voicemail" | "opt-out" | "declined";
 
 /** Last two digits of the customer number → the outcome they force. */
 export const SANDBOX_OUTCOME_BY_SUFFIX: Readonly<Record<string, SandboxOutcome>> = {
@@ -59,6 +65,7 @@ export const SANDBOX_OUTCOME_BY_SUFFIX: Readonly<Record<string, SandboxOutcome>>
   "02": "no-answer",
   "03": "voicemail",
   "04": "opt-out",
+  "05": "declined",
 };
 
 export const SANDBOX_ENDED_REASON: Readonly<Record<SandboxOutcome, string>> = {
@@ -67,6 +74,7 @@ export const SANDBOX_ENDED_REASON: Readonly<Record<SandboxOutcome, string>> = {
   "no-answer": "customer-did-not-answer",
   voicemail: "voicemail",
   "opt-out": "assistant-ended-call",
+  declined: "assistant-ended-call",
 };
 
 /** USD per minute of talk, by Vapi's cost-breakdown part ($0.10 in all). */
@@ -109,6 +117,19 @@ const FOLLOW_UPS = [
 ];
 const OPT_OUT_REQUEST = "Please take my number off your list. I don't want to be called again.";
 const OPT_OUT_ANSWER = "Understood, {{name}}. I've taken your number off our list, so you won't be called again. Goodbye.";
+const DECLINE = "Thanks, but I'm not interested.";
+const DECLINE_ANSWER = "No problem at all, {{name}}. Thanks for your time, and have a good day.";
+/** A purchase-completion call (the order-outcome tool): the agent's pitch from the order's variables, the customer's answer, the agent's reply. */
+function purchasePitch(values: Record<string, string>): string {
+  const from = values.store_name ? `from ${values.store_name} ` : "";
+  const order = values.order_reference ? ` ${values.order_reference}` : "";
+  const cart = values.cart_items ? `you left ${values.cart_items} in your cart${values.cart_total ? `, ${values.cart_total} in all` : ""}. ` : "";
+  return `I'm calling ${from}about your order${order}: ${cart}Would you like to complete the purchase?`;
+}
+const PURCHASE_YES = "Oh yes, I got distracted before paying. I'll finish it now.";
+const PURCHASE_YES_ANSWER = "Wonderful! Your cart is saved: the checkout link completes it in a minute. Thank you, {{name}}!";
+const PURCHASE_NO = "No thanks, I've decided not to buy it after all.";
+const PURCHASE_NO_ANSWER = "I understand, {{name}}. Thank you for letting me know, and have a good day.";
 const CLOSERS = ["No, I think that's everything for now. Thanks for calling.", "That's all, thank you. Have a good day.", "Not right now, but thanks for checking in."];
 
 const pick = <T>(list: readonly T[], callId: string, salt: string): T => list[hashByte(callId, salt) % list.length]!;
@@ -201,11 +222,11 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   const name = request.customer.name?.trim() || values.name || "there";
   values.name ??= name;
   const endedReason = SANDBOX_ENDED_REASON[outcome];
-  const answered = outcome === "answered" || outcome === "voicemail" || outcome === "opt-out";
+  const answered = outcome === "answered" || outcome === "voicemail" || outcome === "opt-out" || outcome === "declined";
 
   const ringingAt = 0.1 * total;
   const inProgressAt = outcome === "voicemail" ? 0.3 * total : 0.25 * total;
-  const endedAt = { answered: total, "opt-out": total, voicemail: 0.7 * total, "no-answer": 0.8 * total, busy: 0.2 * total }[outcome];
+  const endedAt = { answered: total, "opt-out": total, declined: total, voicemail: 0.7 * total, "no-answer": 0.8 * total, busy: 0.2 * total }[outcome];
   const iso = (offset: number) => new Date(placedAt + offset).toISOString();
 
   const customer = { number: request.customer.number, ...(request.customer.name?.trim() ? { name: Array.from(request.customer.name.trim()).slice(0, 40).join("") } : {}) };
@@ -270,6 +291,35 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   };
   const opening: SandboxEvent[] = [status("queued", 0), status("ringing", ringingAt), ...(answered ? [status("in-progress", inProgressAt)] : [])];
 
+  // An order follow-up call: a purchase-completion conversation, its outcome reported with the order-outcome tool.
+  const orderTool = request.orderOutcomeTool;
+  if (orderTool && (outcome === "answered" || outcome === "declined")) {
+    const agrees = outcome === "answered";
+    const lines: Line[] = [
+      ...(welcome ? [{ role: "bot" as const, text: welcome }] : []),
+      { role: "user", text: renderVariables(pick(OPENERS, request.callId, "opener"), values) },
+      { role: "bot", text: purchasePitch(values) },
+      { role: "user", text: agrees ? PURCHASE_YES : PURCHASE_NO },
+      { role: "bot", text: renderVariables(agrees ? PURCHASE_YES_ANSWER : PURCHASE_NO_ANSWER, values) },
+      ...(endMessage ? [{ role: "bot" as const, text: endMessage }] : []),
+    ];
+    const times = spread(lines);
+    const decidedAt = times[lines.findIndex((line) => line.text === (agrees ? PURCHASE_YES : PURCHASE_NO))]!.endTime - placedAt;
+    const reported = functionToolCall(
+      orderTool,
+      `${orderTool.name}:${request.callId}`,
+      { outcome: agrees ? "completed" : "declined" },
+      { ...baseCall, status: "in-progress", updatedAt: iso(decidedAt) },
+      customer,
+      placedAt + decidedAt,
+      decidedAt,
+    );
+    const summary = agrees
+      ? `${agentName} spoke with ${name} (${request.customer.number}) about the items left in the cart; ${name} agreed to complete the purchase with the checkout link. (Simulated by the sandbox: no real call was placed.)`
+      : `${agentName} spoke with ${name} (${request.customer.number}) about the items left in the cart; ${name} declined to complete the purchase. (Simulated by the sandbox: no real call was placed.)`;
+    return [...opening, reported, ...ending(lines, summary, agrees, { order_outcome: agrees ? "completed" : "declined" })];
+  }
+
   // An agent that books: the caller asks for an appointment and takes the first open time.
   if (outcome === "answered" && config.appointment_enable) {
     const booking = bookingConversation({ request, name, agentName, welcome, endMessage });
@@ -311,6 +361,12 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     if (welcome) lines.push({ role: "bot", text: welcome });
     lines.push({ role: "user", text: OPT_OUT_REQUEST });
     lines.push({ role: "bot", text: renderVariables(OPT_OUT_ANSWER, values) });
+  } else if (outcome === "declined") {
+    if (welcome) lines.push({ role: "bot", text: welcome });
+    lines.push({ role: "user", text: renderVariables(pick(OPENERS, request.callId, "opener"), values) });
+    lines.push({ role: "bot", text: renderVariables(pick(FOLLOW_UPS, request.callId, "follow-up"), values) });
+    lines.push({ role: "user", text: DECLINE });
+    lines.push({ role: "bot", text: renderVariables(DECLINE_ANSWER, values) });
   } else if (outcome === "voicemail") {
     const voicemail = renderVariables(config.voice.voice_mail ?? "", values).trim();
     if (voicemail) lines.push({ role: "bot", text: voicemail });
@@ -323,6 +379,8 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
       : outcome === "opt-out"
         ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} asked not to be called again; the assistant confirmed ` +
           "and ended the call. (Simulated by the sandbox: no real call was placed.)"
+      : outcome === "declined"
+        ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} was not interested; the assistant thanked them and ended the call. (Simulated by the sandbox: no real call was placed.)`
       : outcome === "voicemail"
         ? `The call to ${name} (${request.customer.number}) reached voicemail${lines.length > 0 ? "; the assistant left a message" : ""}. (Simulated by the sandbox.)`
         : null;

@@ -52,6 +52,12 @@ export interface PhoneCallRequest {
    * with the call; the sandbox calls it on its …04 numbers.
    */
   optOutTool?: FunctionToolSpec;
+  /**
+   * The tool the assistant reports an order follow-up call's outcome with (order follow-up calls only:
+   * server/orders/outcome.ts): sent with the call after the opt-out tool; the sandbox calls it on
+   * answered calls (…00 "completed", …05 "declined").
+   */
+  orderOutcomeTool?: FunctionToolSpec;
   /** Gives up the request (the dialler stops waiting well before its claim's lease runs out). */
   signal?: AbortSignal;
   /**

@@ -8,8 +8,8 @@
  * its record even before POST /call has answered, and how lookupCall recognises the call in a list.
  *
  * A campaign call also carries the opt-out tool as `assistantOverrides["tools:append"]` (a function tool
- * added to the assistant's own tools for this call only); its `tool-calls` webhook goes to the
- * assistant's server URL, ours.
+ * added to the assistant's own tools for this call only), and an order follow-up call the order-outcome
+ * tool after it; their `tool-calls` webhooks go to the assistant's server URL, ours.
  */
 import type { VapiAssistantOptions } from "./vapi-assistant";
 import type { VapiHttp } from "./vapi";
@@ -41,7 +41,7 @@ export function toVapiCall(request: PhoneCallRequest): VapiCallPayload {
     throw new VoiceProviderError("This phone number is not set up at Vapi: save it again in Phone Numbers, then try again.");
   }
   const name = request.customer.name?.trim();
-  const tool = request.optOutTool;
+  const tools = [request.optOutTool, request.orderOutcomeTool].filter((tool): tool is NonNullable<typeof tool> => tool !== undefined);
   return {
     assistantId: request.assistantId,
     phoneNumberId: request.phoneNumber.providerNumberId,
@@ -49,7 +49,7 @@ export function toVapiCall(request: PhoneCallRequest): VapiCallPayload {
     assistantOverrides: {
       variableValues: { ...request.variableValues },
       metadata: { callId: request.callId, orgId: request.orgId, agentId: request.agent.id },
-      ...(tool ? { "tools:append": [{ type: "function" as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } }] } : {}),
+      ...(tools.length > 0 ? { "tools:append": tools.map((tool) => ({ type: "function" as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) } : {}),
     },
   };
 }

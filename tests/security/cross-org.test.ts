@@ -47,6 +47,11 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "POST /api/webhooks/shopify/:integrationId": () => ({}),
   "POST /api/webhooks/woocommerce/:integrationId": () => ({}),
   "POST /api/webhooks/store/:integrationId": () => ({}),
+  "PUT /api/order/:id": () => ({ customer_name: "changed by another organisation" }),
+  "DELETE /api/order/:id": () => undefined,
+  "POST /api/order/:id/call": () => ({ confirm_consent: true }),
+  "POST /api/order/:id/stop": () => ({}),
+  "POST /api/order/:id/paid": () => ({}),
 };
 
 /**
@@ -103,11 +108,12 @@ const MADE_UP: OrgRecords = {
   documentId: "00000000-0000-4000-8000-00000000000d",
   checkoutSessionId: "cs_sbx_made_up",
   integrations: {
-    shopify: { id: "00000000-0000-4000-8000-00000000000e", secret: "made-up" },
-    woocommerce: { id: "00000000-0000-4000-8000-00000000000f", secret: "made-up" },
-    generic: { id: "00000000-0000-4000-8000-000000000010", secret: "made-up" },
+    shopify: { id: "00000000-0000-4000-8000-000000000010", secret: "made-up" },
+    woocommerce: { id: "00000000-0000-4000-8000-000000000011", secret: "made-up" },
+    generic: { id: "00000000-0000-4000-8000-000000000012", secret: "made-up" },
   },
-  spareIntegrationId: "00000000-0000-4000-8000-000000000011",
+  spareIntegrationId: "00000000-0000-4000-8000-000000000013",
+  orderId: "00000000-0000-4000-8000-00000000000e",
 };
 
 const withParams = () => world.routes.filter((route) => paramsOf(route.url).length > 0);
@@ -134,6 +140,7 @@ function ids(records: OrgRecords) {
     records.checkoutSessionId,
     ...Object.values(records.integrations).flatMap((integration) => [integration.id, integration.secret]),
     records.spareIntegrationId,
+    records.orderId,
   ];
 }
 

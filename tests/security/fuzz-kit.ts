@@ -285,6 +285,10 @@ const VALID_BODIES: Record<string, string> = {
   "POST /api/campaign/:id/resume": JSON.stringify({}),
   "POST /api/campaign/:id/cancel": JSON.stringify({}),
   "POST /api/campaign/:id/contacts": JSON.stringify({ contacts: [{ number: "+12125550123" }] }),
+  "PUT /api/order/:id": JSON.stringify({ customer_name: "fuzz" }),
+  "POST /api/order/:id/call": JSON.stringify({}),
+  "POST /api/order/:id/stop": JSON.stringify({}),
+  "POST /api/order/:id/paid": JSON.stringify({}),
 };
 
 /** A case generator, or one with its own number of runs (for cases that barely vary, like the over-1 MB bodies). */

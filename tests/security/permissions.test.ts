@@ -117,6 +117,20 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "PUT /api/integration/:id": ["order", "manage"],
   "DELETE /api/integration/:id": ["order", "manage"],
   "POST /api/integration/:id/rotate-secret": ["order", "manage"],
+  // Orders (issue 16): members list, add, import, edit, call now and stop; admins also delete, mark paid and change the follow-up settings.
+  "GET /api/order/": ["order", "list"],
+  "POST /api/order/": ["order", "create"],
+  "GET /api/order/stats": ["order", "list"],
+  "GET /api/order/follow-up": ["order", "show"],
+  "PUT /api/order/follow-up": ["order", "manage"],
+  "POST /api/order/import": ["order", "create"],
+  "GET /api/order/:id": ["order", "show"],
+  "PUT /api/order/:id": ["order", "edit"],
+  "DELETE /api/order/:id": ["order", "delete"],
+  "POST /api/order/:id/call": ["order", "edit"],
+  "POST /api/order/:id/stop": ["order", "edit"],
+  "POST /api/order/:id/paid": ["order", "manage"],
+  "GET /api/order/:id/timeline": ["order", "show"],
 };
 
 /** Bodies that pass validation, so a 403 is the role's doing and not a 400 in disguise. */
@@ -148,6 +162,11 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/integration/": () => ({ kind: "generic", name: "Another store" }),
   "PUT /api/integration/:id": () => ({ name: "renamed" }),
   "POST /api/integration/:id/rotate-secret": () => ({}),
+  "PUT /api/order/follow-up": (r) => ({ enabled: false, agent_id: r.agentId, phone_number_id: r.phoneNumberId, delay_minutes: 45 }),
+  "POST /api/order/:id/paid": () => ({}),
+  "POST /api/order/": () => ({ reference: "member-order", customer_number: "+14155550178", total: 10, call_consent: { given: true } }),
+  "POST /api/order/import": () => ({ orders: [{ reference: "member-import", customer_number: "+14155550179", total: 10 }] }),
+  "PUT /api/order/:id": () => ({ customer_name: "renamed" }),
 };
 
 let world: World;

@@ -65,6 +65,8 @@ export interface OrgRecords {
   integrations: Record<IntegrationKind, { id: string; secret: string }>;
   /** Another generic integration, the one DELETE /integration/{id} removes (the others stay for the routes after it). */
   spareIntegrationId: string;
+  /** An order (open, with consent) under follow-up settings saved with automatic follow-up off (nothing dials it). */
+  orderId: string;
 }
 
 /**
@@ -86,6 +88,7 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "calendar:id": (r) => r.calendarConnectionId,
   "calendar:token": (r) => r.calendarFeedToken,
   "integration:id": (r) => r.integrations.generic.id,
+  "order:id": (r) => r.orderId,
 };
 
 /**
@@ -268,6 +271,22 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     integrations[kind] = { id: integration.id, secret: integration.secret };
   }
   const spare = await created<{ id: string }>(await inject(app, "POST", "/api/integration/", admin.token, { kind: "generic", name: `${marker} old store` }), "spare integration");
+  // Orders: follow-up set up but off (the suite never dials), and one order with consent.
+  await created(await inject(app, "PUT", "/api/order/follow-up", admin.token, { enabled: false, agent_id: agent.id, phone_number_id: phone.id }), "follow-up settings");
+  const order = await created<{ id: string }>(
+    await inject(app, "POST", "/api/order/", admin.token, {
+      reference: `${marker}-order-1001`,
+      customer_name: `${marker} shopper`,
+      customer_number: "+14155550177",
+      customer_email: "shopper@example.com",
+      items: [{ name: `${marker} mug`, quantity: 2, price: 12 }],
+      total: 24,
+      currency: "USD",
+      checkout_url: "https://shop.example.com/cart/1001",
+      call_consent: { given: true, source: "checkout checkbox" },
+    }),
+    "order",
+  );
   return {
     orgId,
     adminToken: admin.token,
@@ -292,6 +311,7 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     checkoutSessionId: new URL(open.url, "http://x").searchParams.get("checkout")!,
     integrations,
     spareIntegrationId: spare.id,
+    orderId: order.id,
   };
 }
 

@@ -99,9 +99,11 @@ CREATE INDEX "order_events_order_idx" ON "order_events" USING btree ("order_id",
 CREATE INDEX "orders_org_abandoned_idx" ON "orders" USING btree ("org_id","abandoned_at","id");--> statement-breakpoint
 CREATE INDEX "orders_org_status_idx" ON "orders" USING btree ("org_id","status");--> statement-breakpoint
 CREATE INDEX "orders_org_paid_idx" ON "orders" USING btree ("org_id","paid_at") WHERE "orders"."paid_at" is not null;--> statement-breakpoint
+CREATE INDEX "orders_calling_reached_idx" ON "orders" USING btree ("reached_at") WHERE "orders"."status" = 'calling';--> statement-breakpoint
 CREATE INDEX "store_integrations_org_created_idx" ON "store_integrations" USING btree ("org_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "store_webhook_deliveries_received_idx" ON "store_webhook_deliveries" USING btree ("received_at");--> statement-breakpoint
 ALTER TABLE "campaign_contacts" ADD CONSTRAINT "campaign_contacts_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "calls_org_number_started_idx" ON "calls" USING btree ("org_id","customer_number","started_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "campaign_contacts_order_unique" ON "campaign_contacts" USING btree ("order_id") WHERE "campaign_contacts"."order_id" is not null;--> statement-breakpoint
 CREATE INDEX "campaigns_org_kind_idx" ON "campaigns" USING btree ("org_id","kind");--> statement-breakpoint
 CREATE UNIQUE INDEX "campaign_contacts_campaign_number_unique" ON "campaign_contacts" USING btree ("campaign_id","number") WHERE "campaign_contacts"."order_id" is null;
