@@ -166,7 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(stripeWebhookRoutes, { prefix: API_BASE, db: database.db, config, payments });
   await app.register(billingPaymentRoutes, { prefix: API_BASE, db: database.db, config, payments });
   // Store integrations (issue 16): their secrets are sealed with the same key as the carrier credentials.
-  await app.register(integrationRoutes, { prefix: API_BASE, db: database.db, config, box });
+  await app.register(integrationRoutes, { prefix: API_BASE, db: database.db, config, box, signals: app.campaignSignals });
   await app.register(storeWebhookRoutes, { prefix: API_BASE, db: database.db, box, applyStoreEvent });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals, calendarSync });

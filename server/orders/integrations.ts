@@ -6,15 +6,20 @@
  * `secret_hint` (its last four characters) after that.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { API_BASE } from "../../contract/api";
 import { INTEGRATIONS_MAX, ORDER_PATHS, type IntegrationKind } from "../../contract/order-shared";
-import type { Integration } from "../../contract/order";
+import type { FollowUpSettings, FollowUpSettingsInput, Integration } from "../../contract/order";
+import { recomputeReadiness } from "../campaigns/readiness";
 import type { SecretBox } from "../crypto/credentials";
-import type { OrgScope } from "../data/orgScope";
+import { orgScope, type OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
-import { organizations, orders, storeIntegrations } from "../db/schema";
+import { campaignContacts, campaigns, orderFollowUps, organizations, orders, storeIntegrations } from "../db/schema";
 import { ApiError } from "../plugins/errors";
+import { lockOrganisationForCalls } from "../wallet/wallet";
+import { recordOrderEvent } from "./events";
+import { cancelWaitingContact, lockOrder, setOrderStatus, WAITING } from "./follow-up";
+import { findFollowUp, readFollowUpSettings, saveFollowUpSettings, type FollowUpContext } from "./settings";
 
 export type IntegrationRow = typeof storeIntegrations.$inferSelect;
 
@@ -43,6 +48,13 @@ export async function toApiIntegrations(db: Db, publicUrl: string, rows: Integra
     .where(and(eq(orders.orgId, rows[0]!.orgId), inArray(orders.integrationId, rows.map((row) => row.id))))
     .groupBy(orders.integrationId);
   const byId = new Map(counts.map((row) => [row.id, row.n]));
+  // Follow-up settings of their own (order_follow_ups.integration_id), as GET /order/follow-up answers them.
+  const own = await db
+    .select({ integrationId: orderFollowUps.integrationId })
+    .from(orderFollowUps)
+    .where(and(eq(orderFollowUps.orgId, rows[0]!.orgId), isNotNull(orderFollowUps.integrationId), inArray(orderFollowUps.integrationId, rows.map((row) => row.id))));
+  const followUps = new Map<string, FollowUpSettings>();
+  for (const { integrationId } of own) followUps.set(integrationId!, await readFollowUpSettings(db, rows[0]!.orgId, integrationId));
   return rows.map((row) => ({
     id: row.id,
     kind: row.kind as IntegrationKind,
@@ -50,8 +62,7 @@ export async function toApiIntegrations(db: Db, publicUrl: string, rows: Integra
     webhook_url: webhookUrl(publicUrl, row.kind, row.id),
     secret_hint: row.secretHint,
     is_demo: row.isDemo,
-    // Follow-up settings of its own belong to the orders core (server/orders/); until it offers them, none.
-    follow_up: null,
+    follow_up: followUps.get(row.id) ?? null,
     orders: byId.get(row.id) ?? 0,
     last_delivery_at: row.lastDeliveryAt?.toISOString() ?? null,
     secret_rotated_at: row.secretRotatedAt?.toISOString() ?? null,
@@ -130,16 +141,72 @@ export async function rotateIntegrationSecret(scope: OrgScope, box: SecretBox, i
  * unique per organisation, and two deleted stores (or a CSV) may well have used the same "order:727".
  * Nothing will name them by that id again: their store can no longer deliver.
  */
-export async function deleteIntegration(db: Db, orgId: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteIntegration(db: Db, orgId: string, id: string, now = new Date()): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    await lockOrganisationForCalls(tx, orgId);
     const [row] = await tx.select({ id: storeIntegrations.id }).from(storeIntegrations).where(and(eq(storeIntegrations.orgId, orgId), eq(storeIntegrations.id, id))).for("update");
     if (!row) throw integrationNotFound();
+    const woken = await dropOwnFollowUp(tx, orgId, id, now, "stop");
     await tx
       .update(orders)
       .set({ externalId: sql`${id}::text || ':' || ${orders.externalId}` })
       .where(and(eq(orders.orgId, orgId), eq(orders.integrationId, id)));
     await tx.delete(storeIntegrations).where(and(eq(storeIntegrations.orgId, orgId), eq(storeIntegrations.id, id)));
+    return woken;
   });
+}
+
+/**
+ * PUT /integration/{id} `follow_up`: settings of the integration's own (the orders core's
+ * saveFollowUpSettings, as PUT /order/follow-up for the organisation), or null: the organisation's apply
+ * again (dropOwnFollowUp). Answers the campaign to wake.
+ */
+export async function setIntegrationFollowUp(ctx: FollowUpContext, integrationId: string, input: FollowUpSettingsInput | null): Promise<string | null> {
+  if (input) return (await saveFollowUpSettings(ctx, integrationId, input)).campaign_id;
+  return ctx.db.transaction(async (tx) => {
+    await lockOrganisationForCalls(tx, ctx.orgId);
+    return dropOwnFollowUp(tx, ctx.orgId, integrationId, new Date(), "refuse");
+  });
+}
+
+/**
+ * Ends an integration's own follow-up (its settings row goes; its campaign is cancelled and kept, so its
+ * calls stay linked in Call Logs). Contacts still waiting in it move to the organisation's follow-up with
+ * their place and retries, their times recomputed for its windows. When the organisation has no follow-up
+ * to move them to: `refuse` answers 409 (null was asked: set the organisation's up first), `stop` stops
+ * their orders' follow-up (the integration is being deleted). A call on the line finishes as it is.
+ * Runs in the caller's transaction, under the organisation's row. Answers the campaign to wake, if any.
+ */
+async function dropOwnFollowUp(tx: Db, orgId: string, integrationId: string, now: Date, noTarget: "refuse" | "stop"): Promise<string | null> {
+  const own = await findFollowUp(tx, orgId, integrationId, true);
+  if (!own) return null;
+  const target = await findFollowUp(tx, orgId, null, true);
+  const waiting = await tx
+    .select({ id: campaignContacts.id, orderId: campaignContacts.orderId })
+    .from(campaignContacts)
+    .where(and(eq(campaignContacts.campaignId, own.campaign.id), inArray(campaignContacts.status, [...WAITING])));
+  if (!target && waiting.length > 0 && noTarget === "refuse") {
+    throw ApiError.conflict(
+      `follow_up: ${waiting.length} order${waiting.length === 1 ? " waits" : "s wait"} in this store's own follow-up and the organisation has none to take ${waiting.length === 1 ? "it" : "them"}: save the organisation's follow-up settings first (PUT /order/follow-up).`,
+    );
+  }
+  await tx.delete(orderFollowUps).where(eq(orderFollowUps.campaignId, own.campaign.id));
+  await tx.update(campaigns).set({ status: "cancelled", completedAt: now, updatedAt: now }).where(eq(campaigns.id, own.campaign.id));
+  if (waiting.length === 0) return null;
+  if (target) {
+    await tx.update(campaignContacts).set({ campaignId: target.campaign.id, leaseUntil: null, leasedBy: null, updatedAt: now }).where(inArray(campaignContacts.id, waiting.map((contact) => contact.id)));
+    await recomputeReadiness(tx, orgScope(tx, orgId), target.campaign, now.getTime());
+    return target.campaign.id;
+  }
+  const detail = "Follow-up stopped: its store integration was deleted, with its own follow-up settings, and the organisation has none.";
+  for (const { orderId } of waiting) {
+    const locked = orderId ? await lockOrder(tx, orgId, orderId) : null;
+    if (!locked) continue;
+    await cancelWaitingContact(tx, locked.contact, now);
+    await setOrderStatus(tx, locked.order, "cancelled", detail, now);
+    await recordOrderEvent(tx, { orgId, orderId: locked.order.id, kind: "stopped", detail, at: now });
+  }
+  return null;
 }
 
 /** The integration a webhook names, in any organisation (the URL is the only key a store has), or null. */

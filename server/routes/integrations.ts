@@ -10,8 +10,11 @@
  *   an app signs with its client secret): give it as `secret` when creating, or later to rotate-secret.
  *   WooCommerce and the generic endpoint take the secret we generate.
  * - Deleting keeps the orders (they lose their integration, not their history or calls).
- * - `follow_up`: follow-up settings of its own are the orders core's; until it offers them, PUT accepts
- *   `follow_up` only as null (the organisation's settings apply) and answers 400 otherwise.
+ * - `follow_up`: settings of the integration's own (the same fields and rules as PUT /order/follow-up:
+ *   its orders are then dialled by its own follow-up), or null: the organisation's settings apply again,
+ *   and orders waiting in the integration's follow-up move to the organisation's with their place (409 when
+ *   the organisation has none to take them). Deleting an integration does the same; with no organisation
+ *   follow-up its waiting orders' follow-up stops.
  */
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -30,6 +33,8 @@ import {
   integrationWithSecretResponseSchema,
 } from "../../contract/order";
 import { pagingQuerySchema } from "../../contract/list";
+import { concurrentCallCapacity, currentPlan, planSettings } from "../billing/plan-limits";
+import type { CampaignSignals } from "../campaigns/signals";
 import type { AppConfig } from "../config";
 import type { SecretBox } from "../crypto/credentials";
 import type { Db } from "../db/client";
@@ -40,6 +45,7 @@ import {
   listIntegrations,
   renameIntegration,
   rotateIntegrationSecret,
+  setIntegrationFollowUp,
   toApiIntegrations,
   type IntegrationRow,
 } from "../orders/integrations";
@@ -49,6 +55,8 @@ export interface IntegrationRoutesOptions {
   db: Db;
   config: AppConfig;
   box: SecretBox;
+  /** Wakes the dialler when an integration's follow-up changes. */
+  signals: CampaignSignals;
 }
 
 const tags = ["order"];
@@ -62,8 +70,9 @@ const noBodyIsEmpty = async (request: FastifyRequest) => {
   if (request.body === undefined) request.body = {};
 };
 
-export const integrationRoutes: FastifyPluginAsyncZod<IntegrationRoutesOptions> = async (app, { db, config, box }) => {
+export const integrationRoutes: FastifyPluginAsyncZod<IntegrationRoutesOptions> = async (app, { db, config, box, signals }) => {
   const publicUrl = config.publicUrl;
+  const plans = planSettings(config);
 
   function allowed(request: FastifyRequest, action: Action) {
     const identity = request.requireIdentity();
@@ -131,18 +140,26 @@ export const integrationRoutes: FastifyPluginAsyncZod<IntegrationRoutesOptions> 
       schema: {
         tags,
         security,
-        summary: "Rename a store integration (admins)",
-        description: "name; follow_up is accepted only as null for now (the organisation's follow-up settings apply to every integration).",
+        summary: "Rename a store integration, or give it follow-up settings of its own (admins)",
+        description:
+          "name; follow_up: the integration's own follow-up settings (the fields and rules of PUT /order/follow-up), or null for the organisation's again " +
+          "(orders waiting in its own follow-up move to the organisation's; 409 when the organisation has none yet).",
         params: integrationIdParamsSchema,
         body: integrationUpdateSchema,
-        response: { 200: integrationResponseSchema, ...errors },
+        response: { 200: integrationResponseSchema, ...errors, 409: errorBodySchema },
       },
     },
     async (request) => {
-      const { scope } = allowed(request, "manage");
+      const { identity, scope } = allowed(request, "manage");
       const { name, follow_up: followUp } = request.body;
-      if (followUp) throw ApiError.badRequest("follow_up: an integration's own follow-up settings are not available yet; send null to use the organisation's.");
-      const row = name === undefined ? await findIntegration(scope, request.params.id) : await renameIntegration(scope, request.params.id, name);
+      let row = await findIntegration(scope, request.params.id);
+      // The follow-up first: when it is refused (400, 409) the name is not changed either.
+      if (followUp !== undefined) {
+        const concurrencyLimit = concurrentCallCapacity(await currentPlan(db, scope.orgId, plans), plans);
+        const woken = await setIntegrationFollowUp({ db, orgId: scope.orgId, userId: identity.userId, concurrencyLimit, signals }, row.id, followUp);
+        if (woken) signals.changed(woken);
+      }
+      if (name !== undefined) row = await renameIntegration(scope, row.id, name);
       return { data: await one(row) };
     },
   );
@@ -154,14 +171,17 @@ export const integrationRoutes: FastifyPluginAsyncZod<IntegrationRoutesOptions> 
         tags,
         security,
         summary: "Disconnect a store (admins)",
-        description: "Its deliveries stop verifying at once. Its orders stay, with their calls and history, no longer linked to an integration.",
+        description:
+          "Its deliveries stop verifying at once. Its orders stay, with their calls and history, no longer linked to an integration. " +
+          "Orders waiting in its own follow-up (if it had one) move to the organisation's, or stop when there is none.",
         params: integrationIdParamsSchema,
         response: { 200: deletedResponseSchema, ...errors },
       },
     },
     async (request) => {
       const { scope } = allowed(request, "manage");
-      await deleteIntegration(db, scope.orgId, request.params.id);
+      const woken = await deleteIntegration(db, scope.orgId, request.params.id);
+      if (woken) signals.changed(woken);
       return { data: { id: request.params.id } };
     },
   );

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INTEGRATIONS_MAX, type Integration } from "../../contract/order";
 import type { Database } from "../../server/db/client";
-import { orders, storeIntegrations } from "../../server/db/schema";
+import { campaignContacts, campaigns, orders, storeIntegrations } from "../../server/db/schema";
 import { bearer, buildTestApp, createOrganisation, migratedDatabase, organisationCast, signUp } from "./helpers";
 import { STORE_WEBHOOK_PATHS, createIntegration, genericCheckout, genericHeaders, postStoreWebhook, shopifyCheckout, shopifyHeaders } from "./store-fixtures";
 
@@ -121,13 +121,56 @@ describe("changing", () => {
     expect((await send(data.secret)).statusCode).toBe(401);
   });
 
-  it("PUT renames; follow_up is accepted only as null for now", async () => {
+  it("PUT renames; a refused follow_up changes nothing, the name included", async () => {
     const created = await createIntegration(app, cast.adminToken, { kind: "shopify", name: "Old name" });
     const renamed = await api(cast.adminToken, "PUT", `/integration/${created.id}`, { name: "New name", follow_up: null });
     expect(renamed.json()).toMatchObject({ data: { id: created.id, name: "New name", follow_up: null } });
-    const followUp = await api(cast.adminToken, "PUT", `/integration/${created.id}`, { follow_up: { enabled: true } });
-    expect(followUp.statusCode).toBe(400);
-    expect(followUp.json()).toMatchObject({ detail: expect.stringMatching(/^follow_up:/) });
+    const refused = await api(cast.adminToken, "PUT", `/integration/${created.id}`, { name: "Newer name", follow_up: { enabled: true, agent_id: null } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ detail: expect.stringMatching(/^agent_id:/) });
+    expect((await api(cast.adminToken, "GET", `/integration/${created.id}`)).json()).toMatchObject({ data: { name: "New name", follow_up: null } });
+  });
+
+  it("an integration's own follow-up dials its orders; null hands them back to the organisation's, with their place", async () => {
+    const adminToken = (await signUp(app)).token;
+    const orgId = await createOrganisation(app, adminToken, "Own Follow-up Ltd");
+    const agent = (await api(adminToken, "POST", "/agent/", { agent_name: "Closer" })).json() as { data: { id: string } };
+    const number = (await api(adminToken, "POST", "/phonenumber/", { name: "Line", provider: "vapi", area_code: "415" })).json() as { data: { id: string } };
+    const store = await createIntegration(app, adminToken, { kind: "generic", name: "Night shop" });
+    const settings = { enabled: true, agent_id: agent.data.id, phone_number_id: number.data.id, delay_minutes: 5 };
+
+    const own = await api(adminToken, "PUT", `/integration/${store.id}`, { follow_up: settings });
+    expect(own.statusCode, own.body).toBe(200);
+    const ownFollowUp = (own.json() as { data: Integration }).data.follow_up!;
+    expect(ownFollowUp).toMatchObject({ enabled: true, agent_id: agent.data.id, delay_minutes: 5, state: "running", campaign_id: expect.any(String) });
+
+    const body = JSON.stringify(genericCheckout({}, { id: `chk_${randomUUID()}` }));
+    const delivered = await postStoreWebhook(app, STORE_WEBHOOK_PATHS.generic(store.id), body, genericHeaders(body, store.secret));
+    const orderId = (delivered.json() as { data: { order_id: string } }).data.order_id;
+    const contactOf = async () => (await database.db.select().from(campaignContacts).where(eq(campaignContacts.orderId, orderId)))[0]!;
+    expect(await contactOf()).toMatchObject({ campaignId: ownFollowUp.campaign_id, status: "queued" });
+
+    // The organisation has no follow-up to take the waiting order: refused, nothing moves.
+    const refused = await api(adminToken, "PUT", `/integration/${store.id}`, { follow_up: null });
+    expect(refused.statusCode).toBe(409);
+    expect(await contactOf()).toMatchObject({ campaignId: ownFollowUp.campaign_id, status: "queued" });
+
+    const organisation = await api(adminToken, "PUT", "/order/follow-up", settings);
+    expect(organisation.statusCode, organisation.body).toBe(200);
+    const orgCampaignId = (organisation.json() as { data: { campaign_id: string } }).data.campaign_id;
+    const back = await api(adminToken, "PUT", `/integration/${store.id}`, { follow_up: null });
+    expect(back.json()).toMatchObject({ data: { follow_up: null } });
+    expect(await contactOf()).toMatchObject({ campaignId: orgCampaignId, status: "queued" });
+    const [old] = await database.db.select().from(campaigns).where(eq(campaigns.id, ownFollowUp.campaign_id!));
+    expect(old).toMatchObject({ orgId, status: "cancelled" });
+
+    // Deleting an integration with its own follow-up moves its waiting orders the same way.
+    await api(adminToken, "PUT", `/integration/${store.id}`, { follow_up: settings });
+    const second = JSON.stringify(genericCheckout({}, { id: `chk_${randomUUID()}` }));
+    const secondOrder = ((await postStoreWebhook(app, STORE_WEBHOOK_PATHS.generic(store.id), second, genericHeaders(second, store.secret))).json() as { data: { order_id: string } }).data.order_id;
+    expect((await api(adminToken, "DELETE", `/integration/${store.id}`)).statusCode).toBe(200);
+    const [moved] = await database.db.select().from(campaignContacts).where(eq(campaignContacts.orderId, secondOrder));
+    expect(moved).toMatchObject({ campaignId: orgCampaignId, status: "queued" });
   });
 
   it("DELETE disconnects the store: its deliveries answer 404, its orders stay without an integration", async () => {
