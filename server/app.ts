@@ -11,7 +11,7 @@ import { createCampaignSignals, type CampaignSignals } from "./campaigns/signals
 import type { AuthProvider } from "./auth/types";
 import type { AppConfig } from "./config";
 import type { Database, Db } from "./db/client";
-import { createSecretBox, credentialsKey } from "./crypto/credentials";
+import { createSecretBox, credentialsKey, type SecretBox } from "./crypto/credentials";
 import { authPlugin } from "./plugins/auth";
 import { consolePlugin } from "./plugins/console";
 import { docsPlugin } from "./plugins/docs";
@@ -65,6 +65,8 @@ declare module "fastify" {
     calendarSync: CalendarSync;
     /** Payments (issue 15): Stripe when configured, else the embedded sandbox (server/billing/payments/). */
     payments: PaymentProvider;
+    /** Seals secrets at rest (carrier credentials, calendar tokens, store integration secrets): the seed and the demo store seal and open with it too. */
+    secretBox: SecretBox;
   }
 }
 
@@ -138,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(organizationRoutes, { prefix: API_BASE, db: database.db, provider });
   // Carrier credentials' key: agents re-point the numbers that answer with them (Vapi), phone numbers seal them.
   const box = createSecretBox(credentialsKey(config, database).key);
+  app.decorate("secretBox", box);
   await app.register(agentRoutes, { prefix: API_BASE, db: database.db, voice, box });
   await app.register(catalogRoutes, { prefix: API_BASE });
   await app.register(fileRoutes, { prefix: API_BASE, db: database.db, voice, config, inMemoryDatabase: database.inMemory });
