@@ -23,7 +23,7 @@
  * contact is locked before the order (lockOrder), the order settle.ts's hook follows too.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { FOLLOW_UP_BACKFILL_HOURS, formatOrderAmount, type OrderStatus } from "../../contract/order-shared";
 import { contactZones } from "../../contract/campaign-schedule";
 import type { Db } from "../db/client";
@@ -115,9 +115,15 @@ export function orderVariables(order: Pick<OrderRow, "customerName" | "items" | 
 /** When `at` is in the first of `zones`, for a person: "Tue 1 Dec, 09:00 (America/Chicago)". */
 export function localTimeText(at: Date, zones: readonly string[]): string {
   const zone = zones[0] ?? "UTC";
-  const text = new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
-  return `${text.replace(" at ", ", ")} (${zone})`;
+  let format = TIME_FORMATS.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    TIME_FORMATS.set(zone, format);
+  }
+  return `${format.format(at).replace(" at ", ", ")} (${zone})`;
 }
+/** One formatter per zone (building one costs more than formatting thousands of times). */
+const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
 
 /** Whether the organisation lists the number (do-not-call). */
 export async function isListed(tx: Db, orgId: string, number: string): Promise<boolean> {
@@ -295,6 +301,19 @@ export async function backfillOpenOrders(tx: Db, followUp: FollowUp, now: Date):
     )
     .orderBy(asc(orders.abandonedAt))
     .limit(10_000);
+  // Older open orders waiting on "follow-up is off" now say why they are still not called (one statement).
+  await tx
+    .update(orders)
+    .set({ statusDetail: tooOldDetail(), updatedAt: now })
+    .where(
+      and(
+        eq(orders.orgId, followUp.settings.orgId),
+        eq(orders.status, "open"),
+        sql`${orders.abandonedAt} < ${since.toISOString()}::timestamptz`,
+        inArray(orders.statusDetail, [FOLLOW_UP_OFF_DETAIL, FOLLOW_UP_NOT_SET_DETAIL]),
+        followUp.settings.integrationId ? eq(orders.integrationId, followUp.settings.integrationId) : undefined,
+      ),
+    );
   let queued = 0;
   for (const { id } of candidates) {
     const locked = await lockOrder(tx, followUp.settings.orgId, id);

@@ -379,8 +379,8 @@ export async function importOrders(ctx: ImportContext, parsed: Parsed[]): Promis
               : "Queued: the first call goes out when a line is free.";
       }
       orderRows.push({ ...base, status, statusDetail: detail });
-      eventRows.push({ id: randomUUID(), orgId: ctx.orgId, orderId: id, kind: "imported", detail: `Imported from a file (row ${row.row}).`, actor: ctx.userId, createdAt: now });
-      if (queued) eventRows.push({ id: randomUUID(), orgId: ctx.orgId, orderId: id, kind: "queued", detail, createdAt: now });
+      // One event per imported order (its queueing said in the same line): 10,000 rows, 10,000 events.
+      eventRows.push({ id: randomUUID(), orgId: ctx.orgId, orderId: id, kind: "imported", detail: `Imported (row ${row.row}).${queued ? ` ${detail}` : ""}`, actor: ctx.userId, createdAt: now });
       report.accepted++;
     }
     for (let i = 0; i < orderRows.length; i += CHUNK) await scope.insertMany(orders, orderRows.slice(i, i + CHUNK) as never);

@@ -60,9 +60,9 @@ export const orderConflictSchema = errorBodySchema.extend({ status: z.enum(ORDER
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const VERBS: Partial<Record<Action, string>> = { list: "view", show: "view", create: "add", edit: "edit, call or stop", delete: "delete", manage: "manage" };
 
-/** Action routes take an empty JSON object or no body. */
+/** Action routes take an empty JSON object or no body (a JSON null is refused like any other wrong type). */
 const noBodyIsEmpty = async (request: FastifyRequest) => {
-  if (request.body === undefined || request.body === null) request.body = {};
+  if (request.body === undefined) request.body = {};
 };
 
 export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app, { db, config, signals }) => {
@@ -242,25 +242,6 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
     },
   );
 
-  app.delete(
-    "/order/:id",
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Delete an order (admins)",
-        description: "The order, its follow-up contact and its timeline go; its calls stay in Call Logs. 409 while a call is on the line.",
-        params: orderIdParamsSchema,
-        response: { 200: deletedResponseSchema, ...errors, 409: orderConflictSchema },
-      },
-    },
-    async (request) => {
-      const ctx = allowed(request, "delete");
-      await deleteOrder(ctx, request.params.id);
-      return { data: { id: request.params.id } };
-    },
-  );
-
   app.post(
     "/order/:id/call",
     {
@@ -348,4 +329,24 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
       return { data: await orderTimeline(db, ctx.orgId, request.params.id) };
     },
   );
+  // Registered last: the security suite runs the admin-only actions in route-table order, and the order must outlive mark-as-paid.
+  app.delete(
+    "/order/:id",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Delete an order (admins)",
+        description: "The order, its follow-up contact and its timeline go; its calls stay in Call Logs. 409 while a call is on the line.",
+        params: orderIdParamsSchema,
+        response: { 200: deletedResponseSchema, ...errors, 409: orderConflictSchema },
+      },
+    },
+    async (request) => {
+      const ctx = allowed(request, "delete");
+      await deleteOrder(ctx, request.params.id);
+      return { data: { id: request.params.id } };
+    },
+  );
+
 };

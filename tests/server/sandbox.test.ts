@@ -14,6 +14,7 @@ import { calls, organizations } from "../../server/db/schema";
 import { createSandboxVoiceProvider } from "../../server/voice/sandbox";
 import { SANDBOX_RATE_PER_MINUTE, sandboxCallScript, sandboxOutcome, type SandboxOutcome } from "../../server/voice/sandbox-calls";
 import type { PhoneCallRequest } from "../../server/voice/types";
+import { ORDER_OUTCOME_TOOL } from "../../server/orders/outcome";
 import { verifyWebhook } from "../../server/webhooks/signature";
 import { WEBHOOK_SECRET, addPhoneNumber, callRow, createAgent, getCall, ledgerOf, newOrganisation, waitFor, waitForEndedCall, type TestOrg } from "./calls-fixtures";
 import { loadVapiOpenApi } from "./fakes/vapi-openapi";
@@ -42,12 +43,13 @@ function request(overrides: Partial<PhoneCallRequest> = {}, configOverrides: Rec
 }
 
 describe("the sandbox's script of a call", () => {
-  it("outcomes: …00 answered, …01 busy, …02 no answer, …03 voicemail; otherwise stable per call id", () => {
+  it("outcomes: …00 answered, …01 busy, …02 no answer, …03 voicemail, …05 declined; otherwise stable per call id", () => {
     const id = randomUUID();
     expect(sandboxOutcome(id, "+14155550100")).toBe("answered");
     expect(sandboxOutcome(id, "+14155550101")).toBe("busy");
     expect(sandboxOutcome(id, "+14155550102")).toBe("no-answer");
     expect(sandboxOutcome(id, "+14155550103")).toBe("voicemail");
+    expect(sandboxOutcome(id, "+14155550105")).toBe("declined");
     expect(sandboxOutcome(id, "+14155550177")).toBe(sandboxOutcome(id, "+14155550177"));
     const spread = new Map<SandboxOutcome, number>();
     for (let i = 0; i < 400; i++) {
@@ -56,6 +58,29 @@ describe("the sandbox's script of a call", () => {
     }
     expect(spread.get("answered")).toBeGreaterThan(250);
     expect(spread.size).toBe(4);
+  });
+
+  it("…05 is answered and the customer declines; with the order-outcome tool, …00 and …05 play a purchase-completion call that reports completed or declined", () => {
+    const declined = sandboxCallScript(request({ customer: { number: "+14155550105", name: "Grace" } }), "sandbox-05", Date.now(), 6);
+    const report = declined.at(-1)!.message as { endedReason: string; artifact: { transcript: string } };
+    expect(report.endedReason).toBe("assistant-ended-call");
+    expect(report.artifact.transcript).toMatch(/not interested/);
+    for (const [number, outcome, said] of [
+      ["+14155550100", "completed", /finish it now/],
+      ["+14155550105", "declined", /decided not to buy/],
+    ] as const) {
+      const variableValues = { name: "Grace", cart_items: "2 × Blue mug ($12.00)", cart_total: "$24.00", store_name: "Mug Shop", order_reference: "#1042", checkout_link: "https://shop.example.com/c/1" };
+      const events = sandboxCallScript(request({ customer: { number, name: "Grace" }, variableValues, orderOutcomeTool: ORDER_OUTCOME_TOOL }), `sandbox-order-${outcome}`, Date.now(), 6);
+      expect(events.map((event) => (event.message.type === "status-update" ? event.message.status : event.message.type))).toEqual(["queued", "ringing", "in-progress", "tool-calls", "ended", "end-of-call-report"]);
+      for (const event of events) expect(vapi.problems("ServerMessage", { message: event.message }), event.message.type as string).toEqual([]);
+      const toolCall = events[3]!.message as { toolCallList: { function: { name: string; arguments: string } }[] };
+      expect(toolCall.toolCallList[0]!.function.name).toBe("record_order_outcome");
+      expect(JSON.parse(toolCall.toolCallList[0]!.function.arguments)).toEqual({ outcome });
+      const end = events.at(-1)!.message as { artifact: { transcript: string }; analysis: { structuredData: Record<string, unknown> } };
+      expect(end.artifact.transcript).toMatch(/Mug Shop about your order #1042: you left 2 × Blue mug \(\$12\.00\) in your cart, \$24\.00 in all/);
+      expect(end.artifact.transcript).toMatch(said);
+      expect(end.analysis.structuredData).toMatchObject({ order_outcome: outcome });
+    }
   });
 
   it.each([

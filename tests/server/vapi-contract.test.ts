@@ -22,6 +22,7 @@ import {
 import type { AgentForSync } from "../../server/voice/types";
 import { toVapiCall } from "../../server/voice/vapi-calls";
 import { OPT_OUT_TOOL } from "../../server/campaigns/opt-out";
+import { ORDER_OUTCOME_TOOL } from "../../server/orders/outcome";
 import { BOOKING_TOOLS } from "../../server/calendar/tools-definitions";
 import { BOOKING_TOOL_NAMES } from "../../contract/calendar-shared";
 import { loadVapiOpenApi, type VapiOpenApi } from "./fakes/vapi-openapi";
@@ -448,6 +449,28 @@ describe("a campaign call's CreateCallDTO (the dialler)", () => {
     });
     // Neither the campaign's ids nor the abort signal travel to Vapi.
     expect(JSON.stringify(payload)).not.toContain("attempt");
+  });
+
+  it("an order follow-up call also carries record_order_outcome after do_not_call, with the order's variables: valid, nothing unknown", () => {
+    const callId = randomUUID();
+    const agent = agentWith({ agent_welcome_message: "Hi {{name}}, this is {{store_name}} about order {{order_reference}}." });
+    const variableValues = { name: "Grace Hopper", cart_items: "2 × Blue mug ($12.00)", cart_total: "$24.00", checkout_link: "https://shop.example.com/c/1", store_name: "Mug Shop", order_reference: "#1042" };
+    const payload = toVapiCall({
+      callId,
+      orgId: ORG,
+      agent,
+      assistantId: "asst-orders",
+      phoneNumber: { id: randomUUID(), number: "+14155550000", providerNumberId: "pn-orders" },
+      customer: { number: "+14155550100", name: "Grace Hopper" },
+      variableValues,
+      campaign: { campaignId: randomUUID(), contactId: randomUUID(), attempt: 1 },
+      optOutTool: OPT_OUT_TOOL,
+      orderOutcomeTool: ORDER_OUTCOME_TOOL,
+    });
+    expect(vapi.problems("CreateCallDTO", payload)).toEqual([]);
+    expect(payload.assistantOverrides["tools:append"]!.map((tool) => tool.function.name)).toEqual(["do_not_call", "record_order_outcome"]);
+    expect(payload.assistantOverrides["tools:append"]![1]).toEqual({ type: "function", function: { name: ORDER_OUTCOME_TOOL.name, description: ORDER_OUTCOME_TOOL.description, parameters: ORDER_OUTCOME_TOOL.parameters } });
+    expect(payload.assistantOverrides.variableValues).toEqual(variableValues);
   });
 
   it("the function tool's name passes Vapi's own pattern (its /…/ delimiters stripped) and a bad name would not", () => {
