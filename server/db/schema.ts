@@ -1123,6 +1123,8 @@ export const orderEvents = pgTable(
     callId: uuid("call_id"),
     actor: text("actor"),
     createdAt: createdAt(),
+    /** Insertion order: events written at the same instant (one transaction's) keep their order in the timeline. */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
   },
-  (table) => [index("order_events_order_idx").on(table.orderId, table.createdAt)],
+  (table) => [index("order_events_order_idx").on(table.orderId, table.createdAt, table.seq)],
 );

@@ -155,7 +155,7 @@ export async function orderTimeline(db: Db, orgId: string, id: string) {
     .select()
     .from(orderEvents)
     .where(and(eq(orderEvents.orgId, orgId), eq(orderEvents.orderId, id)))
-    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
+    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.seq));
   return rows.map((row) => ({ at: isoTime(row.createdAt), kind: row.kind as OrderEventKind, detail: row.detail, call_id: row.callId }));
 }
 

@@ -120,7 +120,7 @@ export async function contactOf(db: Db, orderId: string) {
 }
 
 export async function eventsOf(db: Db, orderId: string) {
-  return db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
+  return db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(asc(orderEvents.createdAt), asc(orderEvents.seq));
 }
 
 export async function callsOfOrder(db: Db, orderId: string) {

@@ -6,7 +6,8 @@ CREATE TABLE "order_events" (
 	"detail" text NOT NULL,
 	"call_id" uuid,
 	"actor" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"seq" bigint GENERATED ALWAYS AS IDENTITY (sequence name "order_events_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1)
 );
 --> statement-breakpoint
 CREATE TABLE "order_follow_ups" (
@@ -95,7 +96,7 @@ ALTER TABLE "orders" ADD CONSTRAINT "orders_integration_id_store_integrations_id
 ALTER TABLE "store_integrations" ADD CONSTRAINT "store_integrations_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "store_webhook_deliveries" ADD CONSTRAINT "store_webhook_deliveries_integration_id_store_integrations_id_fk" FOREIGN KEY ("integration_id") REFERENCES "public"."store_integrations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "store_webhook_deliveries" ADD CONSTRAINT "store_webhook_deliveries_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "order_events_order_idx" ON "order_events" USING btree ("order_id","created_at");--> statement-breakpoint
+CREATE INDEX "order_events_order_idx" ON "order_events" USING btree ("order_id","created_at","seq");--> statement-breakpoint
 CREATE INDEX "orders_org_abandoned_idx" ON "orders" USING btree ("org_id","abandoned_at","id");--> statement-breakpoint
 CREATE INDEX "orders_org_status_idx" ON "orders" USING btree ("org_id","status");--> statement-breakpoint
 CREATE INDEX "orders_org_paid_idx" ON "orders" USING btree ("org_id","paid_at") WHERE "orders"."paid_at" is not null;--> statement-breakpoint
