@@ -1,11 +1,12 @@
 /**
- * A verified store delivery, processed once (issue 16 §2): in ONE transaction the delivery id is recorded
- * in store_webhook_deliveries (its primary key is (integration, delivery id): a second copy, even one
- * arriving while the first is still being applied, waits for it and then finds the row), the event is
- * applied by the orders core, the delivery's result is written beside it and the integration's
- * last_delivery_at moves. A replay answers `duplicate` and writes nothing at all.
+ * A verified store delivery, processed once (issue 16 §2): in ONE transaction its ids (the store's delivery
+ * id, and for Shopify and WooCommerce the body's digest) are recorded in store_webhook_deliveries (primary
+ * key (integration, delivery id): a second copy, even one arriving while the first is still being applied,
+ * waits for it and then finds the row), the event is applied by the orders core, the delivery's result is
+ * written beside it and the integration's last_delivery_at moves. A replay answers `duplicate` and writes
+ * nothing at all (an id recorded before a later one was found known is rolled back).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { storeIntegrations, storeWebhookDeliveries } from "../db/schema";
 import type { IntegrationRow } from "./integrations";
@@ -18,7 +19,8 @@ export type ApplyStoreEvent = typeof applyStoreEvent;
 
 export interface StoreDelivery {
   integration: Pick<IntegrationRow, "id" | "orgId" | "kind" | "name" | "isDemo">;
-  deliveryId: string;
+  /** The ids it is processed once by (Verification.deliveryIds): any one seen before makes it a duplicate. */
+  deliveryIds: string[];
   topic: string;
   /** What the adapter made of it (never `invalid`: those are refused before this). */
   meaning: Exclude<AdapterResult, { invalid: string }>;
@@ -29,27 +31,44 @@ export type StoreDeliveryOutcome = { result: "applied" | "ignored" | "duplicate"
 
 export const DUPLICATE_DETAIL = "This delivery was processed before: nothing changed.";
 
+/** Thrown inside the transaction to roll back the ids recorded before a later one turned out to be known. */
+class SeenBefore extends Error {}
+
 export async function recordStoreDelivery(db: Db, apply: ApplyStoreEvent, delivery: StoreDelivery): Promise<StoreDeliveryOutcome> {
   const { integration, meaning } = delivery;
-  return db.transaction(async (tx) => {
-    // The organisation's row first, as every writer of orders, contacts and calls takes it (applyStoreEvent takes it again).
-    if ("event" in meaning) await lockOrganisationForCalls(tx, integration.orgId);
-    const inserted = await tx
-      .insert(storeWebhookDeliveries)
-      .values({ integrationId: integration.id, deliveryId: delivery.deliveryId, orgId: integration.orgId, topic: delivery.topic, result: "ignored", receivedAt: delivery.receivedAt })
-      .onConflictDoNothing()
-      .returning({ deliveryId: storeWebhookDeliveries.deliveryId });
-    if (inserted.length === 0) return { result: "duplicate" as const, detail: DUPLICATE_DETAIL, orderId: null };
+  const duplicate: StoreDeliveryOutcome = { result: "duplicate", detail: DUPLICATE_DETAIL, orderId: null };
+  try {
+    return await db.transaction(async (tx) => {
+      // The organisation's row first, as every writer of orders, contacts and calls takes it (applyStoreEvent takes it again).
+      if ("event" in meaning) await lockOrganisationForCalls(tx, integration.orgId);
+      // One id at a time, in the order given: a second copy arriving meanwhile waits on the first id's key.
+      for (const deliveryId of delivery.deliveryIds) {
+        const inserted = await tx
+          .insert(storeWebhookDeliveries)
+          .values({ integrationId: integration.id, deliveryId, orgId: integration.orgId, topic: delivery.topic, result: "ignored", receivedAt: delivery.receivedAt })
+          .onConflictDoNothing()
+          .returning({ deliveryId: storeWebhookDeliveries.deliveryId });
+        if (inserted.length === 0) throw new SeenBefore();
+      }
+      return await applyAndRecord(tx, apply, delivery);
+    });
+  } catch (error) {
+    if (error instanceof SeenBefore) return duplicate;
+    throw error;
+  }
+}
 
-    const outcome: StoreEventResult =
-      "event" in meaning
-        ? await apply(tx, { orgId: integration.orgId, integrationId: integration.id, source: integration.kind as StoreEventContext["source"], storeName: integration.name, isDemo: integration.isDemo }, meaning.event)
-        : { result: "ignored", detail: meaning.ignored, orderId: null };
-    await tx
-      .update(storeWebhookDeliveries)
-      .set({ result: outcome.result, detail: outcome.detail })
-      .where(and(eq(storeWebhookDeliveries.integrationId, integration.id), eq(storeWebhookDeliveries.deliveryId, delivery.deliveryId)));
-    await tx.update(storeIntegrations).set({ lastDeliveryAt: delivery.receivedAt }).where(eq(storeIntegrations.id, integration.id));
-    return outcome;
-  });
+/** Applies the event (or records why there is none) and writes the result beside the delivery's ids. */
+async function applyAndRecord(tx: Db, apply: ApplyStoreEvent, delivery: StoreDelivery): Promise<StoreDeliveryOutcome> {
+  const { integration, meaning } = delivery;
+  const outcome: StoreEventResult =
+    "event" in meaning
+      ? await apply(tx, { orgId: integration.orgId, integrationId: integration.id, source: integration.kind as StoreEventContext["source"], storeName: integration.name, isDemo: integration.isDemo }, meaning.event)
+      : { result: "ignored", detail: meaning.ignored, orderId: null };
+  await tx
+    .update(storeWebhookDeliveries)
+    .set({ result: outcome.result, detail: outcome.detail })
+    .where(and(eq(storeWebhookDeliveries.integrationId, integration.id), inArray(storeWebhookDeliveries.deliveryId, delivery.deliveryIds)));
+  await tx.update(storeIntegrations).set({ lastDeliveryAt: delivery.receivedAt }).where(eq(storeIntegrations.id, integration.id));
+  return outcome;
 }

@@ -128,7 +128,7 @@ export const storeWebhookRoutes: FastifyPluginAsyncZod<StoreWebhookRoutesOptions
 
         const recorded = await recordStoreDelivery(db, applyStoreEvent, {
           integration,
-          deliveryId: verified.deliveryId,
+          deliveryIds: verified.deliveryIds,
           topic: verified.topic,
           meaning,
           receivedAt: new Date(now()),

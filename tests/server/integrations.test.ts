@@ -70,7 +70,7 @@ describe("creating and reading", () => {
     const generic = await createIntegration(app, cast.adminToken, { kind: "generic", name: "Own store" });
     expect(generic.webhook_url).toBe(`https://voice.example.com/api/webhooks/store/${generic.id}`);
     // Deliveries verify with the key given.
-    const body = JSON.stringify(shopifyCheckout({ token: randomUUID() }));
+    const body = JSON.stringify(shopifyCheckout({ token: randomUUID(), updated_at: new Date().toISOString() }));
     expect((await postStoreWebhook(app, STORE_WEBHOOK_PATHS.shopify(shopify.id), body, shopifyHeaders(body, shopKey, "checkouts/create"))).statusCode).toBe(200);
     expect((await api(cast.adminToken, "GET", `/integration/${shopify.id}`)).json()).toMatchObject({ data: { orders: 1, last_delivery_at: expect.any(String) } });
   });

@@ -25,7 +25,7 @@ describe("Shopify", () => {
 
   it("verifies the base64 HMAC of the raw body, once per X-Shopify-Webhook-Id, with the topic from X-Shopify-Topic", () => {
     const sent = headers({ "x-shopify-webhook-id": "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043" });
-    expect(shopify.verify(sent, Buffer.from(payload), SECRET, NOW)).toMatchObject({ ok: true, deliveryId: "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043", topic: "checkouts/create" });
+    expect(shopify.verify(sent, Buffer.from(payload), SECRET, NOW)).toMatchObject({ ok: true, deliveryIds: ["b54557e4-bdd9-4b37-8a5f-bf7d70bcd043", expect.stringMatching(/^sha256:[0-9a-f]{64}$/)], topic: "checkouts/create" });
   });
 
   it("refuses a forged signature, another secret's, a changed body, a missing one, and stale or future trigger times", () => {
@@ -43,10 +43,14 @@ describe("Shopify", () => {
     expect(refused({ ...headers(), "x-shopify-topic": undefined })).toMatchObject({ ok: false, status: 400 });
   });
 
-  it("a delivery without a webhook id is processed once by its event id, else by its body's hash", () => {
+  it("a delivery is processed once by its webhook id (else its event id) and by its body's hash; the body's own time is judged too", () => {
     const noWebhookId = { ...headers(), "x-shopify-webhook-id": undefined };
-    expect(shopify.verify({ ...noWebhookId, "x-shopify-event-id": "evt-1" }, Buffer.from(payload), SECRET, NOW)).toMatchObject({ deliveryId: "evt-1" });
-    expect(shopify.verify({ ...noWebhookId, "x-shopify-event-id": undefined }, Buffer.from(payload), SECRET, NOW)).toMatchObject({ deliveryId: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    const digest = shopify.verify(headers(), Buffer.from(payload), SECRET, NOW);
+    if (!digest.ok) throw new Error(digest.reason);
+    expect(shopify.verify({ ...noWebhookId, "x-shopify-event-id": "evt-1" }, Buffer.from(payload), SECRET, NOW)).toMatchObject({ deliveryIds: ["evt-1", digest.deliveryIds[1]] });
+    expect(shopify.verify({ ...noWebhookId, "x-shopify-event-id": undefined }, Buffer.from(payload), SECRET, NOW)).toMatchObject({ deliveryIds: [digest.deliveryIds[1]] });
+    // The trigger time is a header anyone on the way could change: a body whose latest change is over 48 hours old is stale.
+    expect(shopify.verify(headers(), Buffer.from(payload), SECRET, Date.parse("2026-12-03T15:00:00Z"))).toMatchObject({ ok: false, status: 401, reason: expect.stringMatching(/stale/) });
   });
 
   it("an open checkout is abandoned: token, name, updated_at, the recovery link, the customer's phone and the checkout's consent", () => {
@@ -162,7 +166,7 @@ describe("WooCommerce", () => {
 
   it("verifies X-WC-Webhook-Signature once per delivery id, and refuses forged, changed and stale deliveries", () => {
     const sent = wooHeaders(payload, SECRET, "order.created", { "x-wc-webhook-delivery-id": "d41d8cd98f00b204e9800998ecf8427e" });
-    expect(woocommerce.verify(sent, Buffer.from(payload), SECRET, now)).toMatchObject({ ok: true, deliveryId: "d41d8cd98f00b204e9800998ecf8427e", topic: "order.created" });
+    expect(woocommerce.verify(sent, Buffer.from(payload), SECRET, now)).toMatchObject({ ok: true, deliveryIds: ["d41d8cd98f00b204e9800998ecf8427e", expect.stringMatching(/^sha256:/)], topic: "order.created" });
     expect(woocommerce.verify({ ...sent, "x-wc-webhook-signature": base64Hmac(payload, "other") }, Buffer.from(payload), SECRET, now)).toMatchObject({ ok: false, status: 401 });
     expect(woocommerce.verify(sent, Buffer.from(payload.replace("29.35", "0.35")), SECRET, now)).toMatchObject({ ok: false, status: 401 });
     expect(woocommerce.verify(sent, Buffer.from(payload), SECRET, now + STORE_DELIVERY_MAX_AGE_MS)).toMatchObject({ ok: false, status: 401, reason: expect.stringMatching(/stale/) });
@@ -234,7 +238,7 @@ describe("generic", () => {
 
   it("is signed like the Vapi webhook: x-signature over {x-timestamp}.{body}, within the window; no bearer", () => {
     expect(generic.GENERIC_WINDOW_MATCHES_VAPI).toBe(true);
-    expect(generic.verify(genericHeaders(raw, SECRET, NOW), Buffer.from(raw), SECRET, NOW)).toMatchObject({ ok: true, deliveryId: event.id, topic: "checkout.abandoned" });
+    expect(generic.verify(genericHeaders(raw, SECRET, NOW), Buffer.from(raw), SECRET, NOW)).toEqual({ ok: true, deliveryIds: [event.id], topic: "checkout.abandoned", payload: event });
     expect(generic.verify(genericHeaders(raw, "other", NOW), Buffer.from(raw), SECRET, NOW)).toMatchObject({ ok: false, status: 401 });
     expect(generic.verify(genericHeaders(raw, SECRET, NOW - GENERIC_SIGNATURE_WINDOW_MS - 1000), Buffer.from(raw), SECRET, NOW)).toMatchObject({ ok: false, status: 401 });
     expect(generic.verify({ authorization: `Bearer ${SECRET}` }, Buffer.from(raw), SECRET, NOW)).toMatchObject({ ok: false, status: 401 });

@@ -133,12 +133,34 @@ describe("Shopify", () => {
     expect(await footprint(database.db)).toEqual(after);
   });
 
-  it("two different first deliveries of one checkout at once make one order", async () => {
+  it("a replay under another delivery id (the headers are not signed) is the same bytes: duplicate, nothing changed", async () => {
     const body = JSON.stringify(shopifyCheckout(fresh()));
     const url = STORE_WEBHOOK_PATHS.shopify(shopify.id);
-    const answers = await Promise.all([1, 2, 3].map(() => postStoreWebhook(app, url, body, shopifyHeaders(body, shopify.secret, "checkouts/create"))));
+    expect((await postStoreWebhook(app, url, body, shopifyHeaders(body, shopify.secret, "checkouts/create"))).json()).toMatchObject({ data: { result: "applied" } });
+    const after = await footprint(database.db);
+    const newIds: Record<string, string>[] = [{ "x-shopify-webhook-id": randomUUID() }, { "x-shopify-webhook-id": randomUUID(), "x-shopify-event-id": randomUUID() }];
+    for (const over of newIds) {
+      expect((await postStoreWebhook(app, url, body, shopifyHeaders(body, shopify.secret, "checkouts/update", over))).json()).toMatchObject({ data: { result: "duplicate" } });
+    }
+    // A stale change with a fresh trigger time: the body's own time is signed.
+    const longAgo = new Date(Date.now() - 49 * HOUR).toISOString();
+    const old = JSON.stringify(shopifyCheckout(fresh({ created_at: longAgo, updated_at: longAgo })));
+    expect((await postStoreWebhook(app, url, old, shopifyHeaders(old, shopify.secret, "checkouts/update"))).statusCode).toBe(401);
+    expect(await footprint(database.db)).toEqual(after);
+  });
+
+  it("different first deliveries of one checkout at once make one order", async () => {
+    const checkout = shopifyCheckout(fresh());
+    const url = STORE_WEBHOOK_PATHS.shopify(shopify.id);
+    const answers = await Promise.all(
+      [3, 2, 1].map((minutes) => {
+        const body = JSON.stringify({ ...checkout, updated_at: new Date(Date.now() - minutes * 60_000).toISOString() });
+        return postStoreWebhook(app, url, body, shopifyHeaders(body, shopify.secret, "checkouts/update"));
+      }),
+    );
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
     expect(new Set(answers.map((answer) => (answer.json() as { data: { order_id: string } }).data.order_id)).size).toBe(1);
+    expect((await ordersOf(shopify.id)).filter((row) => row.externalId === checkout.token)).toHaveLength(1);
   });
 
   it("orders/paid before the follow-up call cancels it: the order is paid without a call, its waiting contact cancelled", async () => {
@@ -159,7 +181,7 @@ describe("Shopify", () => {
   it("other topics, ordinary sales and checkouts without a phone are recorded as ignored with the reason (200)", async () => {
     const cases: Array<[string, string, RegExp]> = [
       ["products/update", JSON.stringify({ id: 632910392, title: "IPod Nano" }), /products\/update/],
-      ["orders/paid", JSON.stringify(shopifyOrder({ checkout_token: "never-seen-before", id: 1, admin_graphql_api_id: "gid://shopify/Order/1" })), /no order/],
+      ["orders/paid", JSON.stringify(shopifyOrder({ checkout_token: "never-seen-before", id: 1, admin_graphql_api_id: "gid://shopify/Order/1", updated_at: new Date().toISOString() })), /no order/],
       ["checkouts/create", JSON.stringify(shopifyCheckout(fresh({ customer: null, phone: null, billing_address: null, shipping_address: null }))), /no usable phone/],
     ];
     for (const [topic, body, reason] of cases) {

@@ -3,7 +3,7 @@
  * with, and turning a store's loosely typed JSON (decimal strings, national phone numbers, attributes
  * lists) into a StoreOrderInput that fits the order's limits.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { E164_PATTERN } from "../../../contract/agent";
 import { isConsentYes } from "../../../contract/calling-rules";
 import {
@@ -37,6 +37,9 @@ export function base64HmacMatches(rawBody: Buffer, secret: string, given: string
   const sent = Buffer.from(given, "base64");
   return sent.length === expected.length && timingSafeEqual(sent, expected);
 }
+
+/** The delivery id a body is also known by (see Verification): its SHA-256. */
+export const bodyDigestId = (rawBody: Buffer): string => `sha256:${createHash("sha256").update(rawBody).digest("hex")}`;
 
 /** The base64 HMAC a store would send for `rawBody` (the tests and the README's examples sign with it). */
 export const base64Hmac = (rawBody: Buffer | string, secret: string): string => createHmac("sha256", secret).update(rawBody).digest("base64");

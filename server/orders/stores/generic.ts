@@ -32,7 +32,7 @@ export function verify(headers: Headers, rawBody: Buffer, secret: string, now: n
   const id = isRecord(payload) ? textOf(payload.id, 201) : null;
   if (!id || id.length > 200) return { ok: false, status: 400, reason: "id: required, the event's own id (text, at most 200 characters), unique per event." };
   const event = isRecord(payload) && typeof payload.event === "string" ? payload.event.slice(0, 100) : "";
-  return { ok: true, deliveryId: id, topic: event, payload };
+  return { ok: true, deliveryIds: [id], topic: event, payload };
 }
 
 /** "order.items.0.price: …" from zod's issues, one clause per field. */

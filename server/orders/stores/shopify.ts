@@ -4,10 +4,11 @@
  *
  * verify: `X-Shopify-Hmac-Sha256` is the base64 HMAC-SHA256 of the raw body with the integration's secret
  * (the shop's signing key, or the app's client secret), compared in constant time; processed once per
- * `X-Shopify-Webhook-Id` (Shopify's idempotency key; a delivery without one falls back to
- * `X-Shopify-Event-Id`, then to the body's SHA-256, so a byte-identical replay is still caught); stale when
+ * `X-Shopify-Webhook-Id` (Shopify's idempotency key; without one, `X-Shopify-Event-Id`) and once per body
+ * (its SHA-256: the headers are not signed, so a replay under a new id is still the same bytes); stale when
  * `X-Shopify-Triggered-At` is older than STORE_DELIVERY_MAX_AGE_MS (Shopify retries for 48 hours) or more
- * than five minutes ahead of our clock; the topic is `X-Shopify-Topic`.
+ * than five minutes ahead of our clock, or when the body's latest time (updated_at, processed_at, …) is older
+ * than that (the signed part); the topic is `X-Shopify-Topic`.
  *
  * toStoreEvent, by topic (SHOPIFY_TOPICS; any other topic is ignored, a shop may subscribe to more):
  * - checkouts/create, checkouts/update: a checkout not completed is abandoned — externalId its `token`,
@@ -27,11 +28,11 @@
  * only from note_attributes call_consent / call_consent_source / call_consent_at; accepts_marketing,
  * email_marketing_consent, sms_marketing_consent and buyer_accepts_* are never read.
  */
-import { createHash } from "node:crypto";
 import { SHOPIFY_TOPICS, STORE_DELIVERY_MAX_AGE_MS } from "../../../contract/order-shared";
 import {
   attributesOf,
   base64HmacMatches,
+  bodyDigestId,
   checkoutUrlOf,
   consentFrom,
   currencyOf,
@@ -83,9 +84,15 @@ export function verify(headers: Headers, rawBody: Buffer, secret: string, now: n
   } catch {
     return { ok: false, status: 400, reason: "The Shopify webhook body is not JSON (choose the JSON format for the webhook)." };
   }
-  const deliveryId =
-    header(headers, SHOPIFY_HEADERS.webhookId) ?? header(headers, SHOPIFY_HEADERS.eventId) ?? `sha256:${createHash("sha256").update(rawBody).digest("hex")}`;
-  return { ok: true, deliveryId: deliveryId.slice(0, 200), topic: topic.slice(0, 100), payload };
+  // The headers are not signed: the body's own latest time (the change it reports) is judged too.
+  if (isRecord(payload)) {
+    const times = ["updated_at", "processed_at", "completed_at", "cancelled_at", "created_at"].map((field) => dateOf(payload[field])?.getTime() ?? Number.NEGATIVE_INFINITY);
+    const latest = Math.max(...times);
+    if (Number.isFinite(latest) && now - latest > STORE_DELIVERY_MAX_AGE_MS) return { ok: false, status: 401, reason: "The delivery is stale: the change it reports is more than 48 hours old." };
+  }
+  const digest = bodyDigestId(rawBody);
+  const deliveryId = header(headers, SHOPIFY_HEADERS.webhookId) ?? header(headers, SHOPIFY_HEADERS.eventId) ?? digest;
+  return { ok: true, deliveryIds: [...new Set([deliveryId.slice(0, 200), digest])], topic: topic.slice(0, 100), payload };
 }
 
 /** A Shopify id as text: the admin GraphQL id's digits when present (JSON numbers past 2^53 lose theirs), else `id`. */

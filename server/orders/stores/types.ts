@@ -12,11 +12,15 @@ export type { StoreEvent, StoreEventContext, StoreEventResult, StoreOrderInput }
 export type Headers = Record<string, string | string[] | undefined>;
 
 /**
- * A verified delivery: the id it is processed once by, and its topic; or why it was refused. 401: the
+ * A verified delivery: the ids it is processed once by, and its topic; or why it was refused. 401: the
  * signature or its time does not hold (nothing about the body is trusted); 400: a correctly signed body
  * that is not what the endpoint takes.
+ *
+ * `deliveryIds`: the store's delivery id, and for Shopify and WooCommerce also `sha256:<hex of the body>`.
+ * Their signature covers the body only, so a delivery captured on the way could be sent again under a new
+ * delivery-id header: the same bytes are still the same delivery. (The generic endpoint signs its id.)
  */
-export type Verification = { ok: true; deliveryId: string; topic: string; payload: unknown } | { ok: false; status: 400 | 401; reason: string };
+export type Verification = { ok: true; deliveryIds: string[]; topic: string; payload: unknown } | { ok: false; status: 400 | 401; reason: string };
 
 /**
  * What a verified delivery means: an event for applyStoreEvent; nothing to do (and why: recorded, 200);

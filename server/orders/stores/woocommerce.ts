@@ -4,7 +4,8 @@
  * version WP REST API Integration v3, and this integration's secret.
  *
  * verify: `X-WC-Webhook-Signature` is the base64 HMAC-SHA256 of the raw body with the secret (constant-time
- * compare); processed once per `X-WC-Webhook-Delivery-ID`; the topic is `X-WC-Webhook-Topic`. WooCommerce
+ * compare); processed once per `X-WC-Webhook-Delivery-ID` and once per body (its SHA-256: the headers are not
+ * signed); the topic is `X-WC-Webhook-Topic`. WooCommerce
  * sends no time header, so a delivery is stale when the signed body's own `date_modified_gmt` (the change it
  * reports) is older than STORE_DELIVERY_MAX_AGE_MS. When a webhook is saved WooCommerce first posts a ping,
  * `webhook_id=<n>` form-encoded with no topic or signature: isPing recognises it and the route answers 200
@@ -24,6 +25,7 @@ import { STORE_DELIVERY_MAX_AGE_MS, WOOCOMMERCE_TOPICS } from "../../../contract
 import {
   attributesOf,
   base64HmacMatches,
+  bodyDigestId,
   checkoutUrlOf,
   consentFrom,
   CONSENT_KEYS,
@@ -75,7 +77,7 @@ export function verify(headers: Headers, rawBody: Buffer, secret: string, now: n
   }
   const modified = isRecord(payload) ? (dateOf(payload.date_modified_gmt) ?? dateOf(payload.date_created_gmt)) : null;
   if (modified && now - modified.getTime() > STORE_DELIVERY_MAX_AGE_MS) return { ok: false, status: 401, reason: "The delivery is stale: the change it reports is more than 48 hours old." };
-  return { ok: true, deliveryId: deliveryId.slice(0, 200), topic: topic.slice(0, 100), payload };
+  return { ok: true, deliveryIds: [...new Set([deliveryId.slice(0, 200), bodyDigestId(rawBody)])], topic: topic.slice(0, 100), payload };
 }
 
 /** meta_data as key → value, "_call_consent" read as "call_consent". */
