@@ -10,6 +10,7 @@ import { buildApp, VERSION } from "./app";
 import { startDialler, type Dialler } from "./campaigns/dialler";
 import { startBillingSweeps } from "./billing/sweeps";
 import { startDemoStore } from "./orders/demo-store";
+import { startDeliveryPurge } from "./orders/store-deliveries";
 import { ConfigError, describeRedisUrl, isLoopbackHost, loadConfig, type AppConfig, type Env } from "./config";
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
@@ -62,6 +63,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const sweeps = startBillingSweeps(database.db, config, app.payments, app.log);
     // The demo store pays its demo orders after a sandbox call agreed to it (server/orders/demo-store.ts); never with real calls.
     const demoStore = config.modes.voice === "sandbox" ? startDemoStore(app) : null;
+    // Store delivery ids older than a month are not needed to refuse replays (server/orders/store-deliveries.ts).
+    const deliveryPurge = startDeliveryPurge(database.db, app.log);
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
@@ -91,6 +94,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
         await dialler?.stop();
         await sweeps.stop();
         await demoStore?.stop();
+        await deliveryPurge.stop();
         await resumed.close();
         await app.close();
         await database?.close();

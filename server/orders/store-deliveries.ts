@@ -6,7 +6,7 @@
  * written beside it and the integration's last_delivery_at moves. A replay answers `duplicate` and writes
  * nothing at all (an id recorded before a later one was found known is rolled back).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { storeIntegrations, storeWebhookDeliveries } from "../db/schema";
 import type { IntegrationRow } from "./integrations";
@@ -71,4 +71,39 @@ async function applyAndRecord(tx: Db, apply: ApplyStoreEvent, delivery: StoreDel
     .where(and(eq(storeWebhookDeliveries.integrationId, integration.id), inArray(storeWebhookDeliveries.deliveryId, delivery.deliveryIds)));
   await tx.update(storeIntegrations).set({ lastDeliveryAt: delivery.receivedAt }).where(eq(storeIntegrations.id, integration.id));
   return outcome;
+}
+
+/**
+ * How long delivery ids are kept. A store delivery older than STORE_DELIVERY_MAX_AGE_MS (48 hours; the generic
+ * endpoint's five minutes) is refused as stale before its id is looked up, so a month is more than the dedupe
+ * needs; the rest is a month of delivery history (what each delivery did) for finding out why an order looks
+ * the way it does.
+ */
+export const STORE_DELIVERY_KEEP_DAYS = 30;
+export const STORE_DELIVERY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Deletes the delivery ids older than STORE_DELIVERY_KEEP_DAYS (any process may run it: deleting twice is harmless). */
+export async function purgeOldDeliveries(db: Db, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - STORE_DELIVERY_KEEP_DAYS * 24 * 60 * 60 * 1000);
+  const deleted = await db.delete(storeWebhookDeliveries).where(lt(storeWebhookDeliveries.receivedAt, before)).returning({ id: storeWebhookDeliveries.deliveryId });
+  return deleted.length;
+}
+
+/** Runs purgeOldDeliveries every hour in this process (server/index.ts); stop() waits for a run under way. */
+export function startDeliveryPurge(db: Db, log: { warn(obj: unknown, msg: string): void }): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    running ??= purgeOldDeliveries(db)
+      .catch((error: unknown) => log.warn({ err: error }, "purging old store deliveries failed; it runs again in an hour"))
+      .finally(() => {
+        running = null;
+      });
+  }, STORE_DELIVERY_PURGE_INTERVAL_MS);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -13,6 +13,7 @@ import type { Integration } from "../../contract/order";
 import type { Database, Db } from "../../server/db/client";
 import { campaignContacts, orders, storeIntegrations, storeWebhookDeliveries } from "../../server/db/schema";
 import { base64Hmac } from "../../server/orders/stores/common";
+import { purgeOldDeliveries } from "../../server/orders/store-deliveries";
 import { signWebhook } from "../../server/webhooks/signature";
 import { buildTestApp, migratedDatabase, organisationCast } from "./helpers";
 import {
@@ -312,5 +313,18 @@ describe("addresses", () => {
     const response = await postStoreWebhook(app, STORE_WEBHOOK_PATHS.shopify(shopify.id), huge, shopifyHeaders(huge, shopify.secret, "checkouts/create"));
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ code: "payload_too_large" });
+  });
+});
+
+describe("delivery ids", () => {
+  it("are kept a month (replays older than that are stale anyway), then purged", async () => {
+    const body = JSON.stringify(genericCheckout());
+    expect((await postStoreWebhook(app, STORE_WEBHOOK_PATHS.generic(generic.id), body, genericHeaders(body, generic.secret))).statusCode).toBe(200);
+    const count = async () => (await database.db.select().from(storeWebhookDeliveries)).length;
+    const kept = await count();
+    expect(kept).toBeGreaterThan(0);
+    expect(await purgeOldDeliveries(database.db, new Date(Date.now() + 29 * 24 * HOUR))).toBe(0);
+    expect(await purgeOldDeliveries(database.db, new Date(Date.now() + 31 * 24 * HOUR))).toBe(kept);
+    expect(await count()).toBe(0);
   });
 });
