@@ -5,6 +5,7 @@
  * dials. Removing a number from the list does not bring its contacts back (they stay `dnc`).
  *
  * `addToDnc` is also the dialler's opt-out tool ("don't call me again" on a call: source `call`).
+ * The organisation's orders to a listed number that may still be called become opted_out (issue 16).
  */
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
@@ -19,6 +20,7 @@ import { ApiError } from "../plugins/errors";
 import { contactNumber, numberArrayLiteral, numberProblem } from "./contact-number";
 import { CsvError, csvColumnKey, parseCsv } from "./csv";
 import { WAITING_CONTACT_STATUSES } from "./readiness";
+import { optOutOrdersOf } from "../orders/follow-up";
 
 export type DncRow = typeof dncNumbers.$inferSelect;
 
@@ -85,6 +87,8 @@ export async function addManyToDnc(tx: Db, orgId: string, entries: readonly DncA
     added += inserted.length;
   }
   const contactsStopped = await stopContacts(tx, orgId, unique.map((entry) => entry.number));
+  // Orders to these numbers (issue 16) are never called again either: opted_out.
+  await optOutOrdersOf(tx, orgId, numberArrayLiteral(unique.map((entry) => entry.number)));
   return { added, alreadyListed: unique.length - added, contactsStopped };
 }
 

@@ -323,3 +323,21 @@ export async function backfillOpenOrders(tx: Db, followUp: FollowUp, now: Date):
   }
   return queued;
 }
+
+/**
+ * Numbers just put on the do-not-call list (server/campaigns/dnc.ts addManyToDnc, whatever the source: a
+ * person, an import, the opt-out tool): the organisation's orders to them that may still be called become
+ * opted_out, with a timeline event (one statement). Their waiting contacts were stopped by the caller.
+ */
+export async function optOutOrdersOf(tx: Db, orgId: string, numbersLiteral: string): Promise<void> {
+  const at = new Date().toISOString();
+  await tx.execute(sql`
+    with stopped as (
+      update orders set status = 'opted_out', status_detail = ${DNC_DETAIL}, updated_at = ${at}::timestamptz
+      where org_id = ${orgId} and customer_number = any(${numbersLiteral}::text[]) and status in ('open', 'calling', 'no_consent')
+      returning id
+    )
+    insert into order_events (id, org_id, order_id, kind, detail, created_at)
+    select gen_random_uuid(), ${orgId}, stopped.id, 'opted_out', 'The number was put on the do-not-call list.', ${at}::timestamptz from stopped`);
+}
+

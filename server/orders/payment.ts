@@ -52,7 +52,12 @@ export async function recordPayment(tx: Db, locked: { order: OrderRow; contact: 
   if ((PAID_ORDER_STATUSES as readonly string[]).includes(order.status)) return { result: "ignored", detail: "already paid", order };
 
   const amount = formatOrderAmount(payment.paidMinor, payment.currency);
-  const onLine = contact !== null && contact.status === "in_progress" && contact.lastCallId !== null;
+  // On the line: the follow-up's call is answered (in progress), not merely placed or ringing.
+  let onLine = false;
+  if (contact?.status === "in_progress" && contact.lastCallId) {
+    const [current] = await tx.select({ status: calls.status }).from(calls).where(and(eq(calls.id, contact.lastCallId), eq(calls.orgId, order.orgId))).limit(1);
+    onLine = current?.status === "in-progress" || current?.status === "forwarding";
+  }
   let status: OrderStatus = "paid_without_call";
   let detail: string;
   let reachedCallId = order.reachedCallId;
@@ -60,7 +65,7 @@ export async function recordPayment(tx: Db, locked: { order: OrderRow; contact: 
   const days = await attributionDaysOf(tx, order, contact);
   if (onLine) {
     status = "recovered";
-    reachedCallId = contact.lastCallId;
+    reachedCallId = contact!.lastCallId;
     reachedAt ??= payment.paidAt;
     detail = `Recovered: paid ${amount} during the call.`;
   } else if (order.reachedCallId && order.reachedAt) {

@@ -35,7 +35,7 @@ import type { CampaignSignals } from "../campaigns/signals";
 import { personName } from "../campaigns/service";
 import { isoTime } from "../data/time";
 import type { Db } from "../db/client";
-import { campaignContacts, orders } from "../db/schema";
+import { orders } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { lockOrganisationForCalls } from "../wallet/wallet";
 import { recentCallsToNumbers, nextAllowedCallAt } from "./dialling";
@@ -294,10 +294,4 @@ export async function markPaid(ctx: OrderContext, id: string, input: MarkPaid): 
     const amount = input.amount !== undefined ? minor(input.amount, found.order.currency) : found.order.totalMinor;
     await recordPayment(tx, found, { paidMinor: amount, currency: found.order.currency, paidAt: input.paid_at ? new Date(input.paid_at) : now, source: `marked paid${by(name)}`, actor: ctx.userId }, now);
   });
-}
-
-/** The contact of an order, for tests and the reaper's checks. */
-export async function contactOfOrder(db: Db, orgId: string, orderId: string) {
-  const [row] = await db.select().from(campaignContacts).where(and(eq(campaignContacts.orgId, orgId), eq(campaignContacts.orderId, orderId)));
-  return row ?? null;
 }

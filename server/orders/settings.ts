@@ -19,13 +19,13 @@
  * Runs under the organisation's row (lockOrganisationForCalls), then the campaign's row.
  */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { CampaignRetry } from "../../contract/campaign";
 import { DEFAULT_FOLLOW_UP_WINDOWS } from "../../contract/calling-rules";
 import { ERROR_CODES } from "../../contract/errors";
 import { DEFAULT_ATTRIBUTION_DAYS, DEFAULT_FOLLOW_UP_DELAY_MINUTES } from "../../contract/order-shared";
 import type { FollowUpSettings, FollowUpSettingsInput } from "../../contract/order";
-import { agents, campaigns, orderFollowUps, phoneNumbers, storeIntegrations } from "../db/schema";
+import { agents, campaignContacts, campaigns, orderFollowUps, phoneNumbers, storeIntegrations } from "../db/schema";
 import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { recordCampaignEvent } from "../campaigns/events";
@@ -207,3 +207,35 @@ export async function saveFollowUpSettings(ctx: FollowUpContext, integrationId: 
   ctx.signals.changed(wake);
   return readFollowUpSettings(ctx.db, ctx.orgId, integrationId);
 }
+
+/**
+ * Drops an integration's own follow-up settings (PUT /integration/{id} with follow_up null, or before the
+ * integration is deleted): its orders fall back to the organisation's follow-up. Contacts still waiting
+ * move to the organisation's follow-up campaign (re-timed to its windows) when there is one, else they
+ * are cancelled and their orders stay open; the integration's campaign is cancelled (its calls keep its
+ * id in Call Logs) and its settings row removed. Answers whether there was anything to drop.
+ */
+export async function removeIntegrationFollowUp(ctx: Pick<FollowUpContext, "db" | "orgId" | "userId" | "signals">, integrationId: string): Promise<boolean> {
+  const moved = await ctx.db.transaction(async (tx) => {
+    await lockOrganisationForCalls(tx, ctx.orgId);
+    const own = await findFollowUp(tx, ctx.orgId, integrationId, true);
+    if (!own) return null;
+    const organisation = await findFollowUp(tx, ctx.orgId, null, true);
+    const now = new Date();
+    const scope = orgScope(tx, ctx.orgId);
+    const waiting = and(eq(campaignContacts.campaignId, own.campaign.id), inArray(campaignContacts.status, ["queued", "needs_timezone"]));
+    if (organisation) {
+      await tx.update(campaignContacts).set({ campaignId: organisation.campaign.id, updatedAt: now }).where(waiting);
+      await recomputeReadiness(tx, scope, organisation.campaign, now.getTime());
+    } else {
+      await tx.update(campaignContacts).set({ status: "cancelled", readyAt: null, updatedAt: now }).where(waiting);
+    }
+    await tx.update(campaigns).set({ status: "cancelled", completedAt: now, updatedAt: now }).where(eq(campaigns.id, own.campaign.id));
+    await recordCampaignEvent(tx, { orgId: ctx.orgId, campaignId: own.campaign.id, kind: "cancelled", detail: "The integration's own follow-up settings were removed: its orders follow the organisation's.", actor: ctx.userId, at: now });
+    await tx.delete(orderFollowUps).where(eq(orderFollowUps.campaignId, own.campaign.id));
+    return organisation?.campaign.id ?? own.campaign.id;
+  });
+  if (moved) ctx.signals.changed(moved);
+  return moved !== null;
+}
+

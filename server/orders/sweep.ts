@@ -10,6 +10,7 @@
  * orders_calling_reached_idx holds only calling orders.
  */
 import { sql } from "drizzle-orm";
+import { DEFAULT_ATTRIBUTION_DAYS } from "../../contract/order-shared";
 import type { Db } from "../db/client";
 
 /** Orders declined per sweep at most (the rest the next time). */
@@ -22,12 +23,14 @@ export async function sweepAttribution(db: Db, now: number): Promise<number> {
   const at = new Date(now).toISOString();
   const result = (await db.execute(sql`
     with due as (
-      select o.id, o.org_id, f.attribution_days
+      select o.id, o.org_id, coalesce(f.attribution_days, g.attribution_days, ${DEFAULT_ATTRIBUTION_DAYS}) as attribution_days
       from orders o
       join campaign_contacts c on c.order_id = o.id
-      join order_follow_ups f on f.campaign_id = c.campaign_id
+      -- The follow-up whose campaign holds the contact, else (its settings since removed) the organisation's.
+      left join order_follow_ups f on f.campaign_id = c.campaign_id
+      left join order_follow_ups g on g.org_id = o.org_id and g.integration_id is null
       where o.status = 'calling' and o.reached_at is not null
-        and o.reached_at < ${at}::timestamptz - make_interval(days => f.attribution_days)
+        and o.reached_at < ${at}::timestamptz - make_interval(days => coalesce(f.attribution_days, g.attribution_days, ${DEFAULT_ATTRIBUTION_DAYS}))
         and c.status not in ('queued', 'needs_timezone', 'in_progress')
       order by o.reached_at
       limit ${SWEEP_BATCH}

@@ -11,6 +11,7 @@ import type { Order } from "../../contract/order";
 import type { Database } from "../../server/db/client";
 import { calls, campaignContacts, campaigns, orders } from "../../server/db/schema";
 import { orgScope } from "../../server/data/orgScope";
+import { planUsage } from "../../server/billing/plan-limits";
 import { buildTestApp, migratedDatabase } from "./helpers";
 import { contactOf, createOrderApi, eventsOf, freshNumber, getOrder, newOrderBody, orderRow, ordersWorld, request, saveFollowUp, zoneAtLocalHour, type OrdersWorld } from "./orders-fixtures";
 
@@ -175,6 +176,28 @@ describe("follow-up settings", () => {
     const dashboard = bodyOf<{ campaigns: { running: number; items: { id: string }[] } }>(await request(world, "GET", "/dashboard/", world.adminToken));
     expect(dashboard.campaigns.items.map((item) => item.id)).not.toContain(campaignId);
     expect(dashboard.campaigns.running).toBe(0);
+  });
+});
+
+describe("the follow-up's automatic pause", () => {
+  it("shows as state paused with the reason; saving with enabled true resumes it", async () => {
+    const mine = await ordersWorld(world.app, "Pause Co");
+    const { campaign_id: campaignId } = await saveFollowUp(mine, { enabled: true });
+    await database.db.update(campaigns).set({ status: "paused", pauseCode: "wallet", pauseReason: "Paused automatically: the wallet's balance is low." }).where(eq(campaigns.id, campaignId!));
+    const paused = bodyOf<{ state: string; pause_reason: string | null }>(await request(mine, "GET", "/order/follow-up", mine.memberToken));
+    expect(paused).toMatchObject({ state: "paused", pause_reason: "Paused automatically: the wallet's balance is low." });
+    // Saved with follow-up off it stays paused; with it on it resumes.
+    expect(await saveFollowUp(mine, { enabled: false })).toMatchObject({ state: "paused" });
+    expect(await saveFollowUp(mine, { enabled: true })).toMatchObject({ state: "running", pause_reason: null });
+    const [row] = await database.db.select().from(campaigns).where(eq(campaigns.id, campaignId!));
+    expect(row).toMatchObject({ status: "running", pauseCode: null });
+  });
+
+  it("follow-up contacts do not count against the plan's contacts-per-campaign limit", async () => {
+    const mine = await ordersWorld(world.app, "Plan Co");
+    await saveFollowUp(mine, { enabled: true });
+    for (let i = 0; i < 3; i++) await createOrderApi(mine);
+    expect((await planUsage(database.db, mine.orgId)).campaign_contacts).toBe(0);
   });
 });
 

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimCampaign, type ClaimSettings } from "../../server/campaigns/claim";
 import { orgScope } from "../../server/data/orgScope";
 import type { Database } from "../../server/db/client";
-import { calls, campaignContacts, dncNumbers, orders } from "../../server/db/schema";
+import { calls, campaignContacts, dncNumbers, orders, storeIntegrations } from "../../server/db/schema";
+import { removeIntegrationFollowUp, saveFollowUpSettings } from "../../server/orders/settings";
 import { lockOrder, planFollowUp } from "../../server/orders/follow-up";
 import { ORDER_OUTCOME_TOOL } from "../../server/orders/outcome";
 import { sweepAttribution } from "../../server/orders/sweep";
@@ -27,6 +28,7 @@ import {
   eventsOf,
   freshNumber,
   getOrder,
+  LEGAL_ALL_WEEK,
   orderRow,
   ordersWorld,
   request,
@@ -146,6 +148,34 @@ describe("store events", () => {
     expect((await orderRow(database.db, id)).status).toBe("cancelled");
     expect((await contactOf(database.db, id))!.status).toBe("cancelled");
     expect(await storeEvent(world, { kind: "cancelled", externalIds: [externalId], at: new Date() })).toMatchObject({ result: "ignored", detail: "already cancelled" });
+  });
+});
+
+describe("do-not-call and store integrations", () => {
+  it("a number put on the do-not-call list makes its orders opted_out and stops their waiting calls", async () => {
+    const number = freshNumber();
+    const id = await queuedOrder({ customerNumber: number });
+    expect((await request(world, "POST", "/dnc/", world.memberToken, { number })).statusCode).toBe(201);
+    expect(await orderRow(database.db, id)).toMatchObject({ status: "opted_out" });
+    expect((await contactOf(database.db, id))!.status).toBe("dnc");
+  });
+
+  it("an integration with settings of its own dials from its own follow-up; removing them moves its waiting orders to the organisation's", async () => {
+    const integrationId = crypto.randomUUID();
+    await orgScope(database.db, world.orgId).insert(storeIntegrations, { id: integrationId, kind: "shopify", name: "Tea Shop", secretSealed: "sealed", secretHint: "abcd" });
+    const own = await saveFollowUpSettings({ db: database.db, orgId: world.orgId, userId: "test", concurrencyLimit: 10, signals: world.app.campaignSignals }, integrationId, {
+      enabled: true,
+      agent_id: world.agentId,
+      phone_number_id: world.phoneNumberId,
+      delay_minutes: 0,
+      schedule: { windows: LEGAL_ALL_WEEK as never },
+    });
+    expect(own.campaign_id).not.toBe(campaignId);
+    const id = (await storeEvent(world, { kind: "abandoned", order: storeOrder() }, { integrationId, source: "shopify", storeName: "Tea Shop" })).orderId!;
+    expect((await contactOf(database.db, id))!.campaignId).toBe(own.campaign_id);
+    expect((await contactOf(database.db, id))!.variables.store_name).toBe("Tea Shop");
+    expect(await removeIntegrationFollowUp({ db: database.db, orgId: world.orgId, userId: "test", signals: world.app.campaignSignals }, integrationId)).toBe(true);
+    expect((await contactOf(database.db, id))!).toMatchObject({ campaignId, status: "queued" });
   });
 });
 
@@ -301,6 +331,18 @@ describe("outcomes", () => {
       results.push(`${order.status} ${order.recovered_amount}`);
     }
     expect(results).toEqual(["recovered 59.9", "paid_without_call 0"]);
+  });
+
+  it("paid while the call is on the line → recovered with that call; its end changes nothing more", async () => {
+    const number = freshNumber();
+    const id = await queuedOrder({ customerNumber: number });
+    const [claimed] = await claimNow();
+    expect((await postWebhook(world.app, statusUpdate(ref(claimed!.callId, number), "in-progress"))).statusCode).toBe(200);
+    await storeEvent(world, { kind: "paid", externalIds: [(await orderRow(database.db, id)).externalId], paidMinor: 5990, currency: "USD", paidAt: new Date() });
+    expect(await orderRow(database.db, id)).toMatchObject({ status: "recovered", recoveredMinor: 5990, reachedCallId: claimed!.callId, statusDetail: "Recovered: paid $59.90 during the call." });
+    await endCall(claimed!.callId, number);
+    expect(await orderRow(database.db, id)).toMatchObject({ status: "recovered", recoveredMinor: 5990 });
+    expect((await contactOf(database.db, id))!.status).toBe("answered");
   });
 
   it("never reached and no retry left → unreachable", async () => {
