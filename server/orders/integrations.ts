@@ -10,16 +10,12 @@ import { and, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { API_BASE } from "../../contract/api";
 import { INTEGRATIONS_MAX, ORDER_PATHS, type IntegrationKind } from "../../contract/order-shared";
 import type { FollowUpSettings, FollowUpSettingsInput, Integration } from "../../contract/order";
-import { recomputeReadiness } from "../campaigns/readiness";
 import type { SecretBox } from "../crypto/credentials";
-import { orgScope, type OrgScope } from "../data/orgScope";
+import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
-import { campaignContacts, campaigns, orderFollowUps, organizations, orders, storeIntegrations } from "../db/schema";
+import { orderFollowUps, organizations, orders, storeIntegrations } from "../db/schema";
 import { ApiError } from "../plugins/errors";
-import { lockOrganisationForCalls } from "../wallet/wallet";
-import { recordOrderEvent } from "./events";
-import { cancelWaitingContact, lockOrder, setOrderStatus, WAITING } from "./follow-up";
-import { findFollowUp, readFollowUpSettings, saveFollowUpSettings, type FollowUpContext } from "./settings";
+import { readFollowUpSettings, removeIntegrationFollowUp, saveFollowUpSettings, type FollowUpContext } from "./settings";
 
 export type IntegrationRow = typeof storeIntegrations.$inferSelect;
 
@@ -136,77 +132,36 @@ export async function rotateIntegrationSecret(scope: OrgScope, box: SecretBox, i
 }
 
 /**
- * Deletes an integration; its orders stay (integration_id becomes null, as the foreign key says). Their
- * external ids get the integration's id in front first: the ids of orders without an integration are
- * unique per organisation, and two deleted stores (or a CSV) may well have used the same "order:727".
- * Nothing will name them by that id again: their store can no longer deliver.
+ * Deletes an integration; its orders stay (integration_id becomes null, as the foreign key says). Its own
+ * follow-up, if it had one, ends first through the orders core (removeIntegrationFollowUp: waiting orders move
+ * to the organisation's follow-up). The orders' external ids then get the integration's id in front: the ids
+ * of orders without an integration are unique per organisation, and two deleted stores (or a CSV) may well
+ * have used the same "order:727". Nothing will name them by that id again: their store can no longer deliver.
  */
-export async function deleteIntegration(db: Db, orgId: string, id: string, now = new Date()): Promise<string | null> {
-  return db.transaction(async (tx) => {
-    await lockOrganisationForCalls(tx, orgId);
+export async function deleteIntegration(ctx: Pick<FollowUpContext, "db" | "orgId" | "userId" | "signals">, id: string): Promise<void> {
+  const { db, orgId } = ctx;
+  const [exists] = await db.select({ id: storeIntegrations.id }).from(storeIntegrations).where(and(eq(storeIntegrations.orgId, orgId), eq(storeIntegrations.id, id)));
+  if (!exists) throw integrationNotFound();
+  await removeIntegrationFollowUp(ctx, id);
+  await db.transaction(async (tx) => {
     const [row] = await tx.select({ id: storeIntegrations.id }).from(storeIntegrations).where(and(eq(storeIntegrations.orgId, orgId), eq(storeIntegrations.id, id))).for("update");
     if (!row) throw integrationNotFound();
-    const woken = await dropOwnFollowUp(tx, orgId, id, now, "stop");
     await tx
       .update(orders)
       .set({ externalId: sql`${id}::text || ':' || ${orders.externalId}` })
       .where(and(eq(orders.orgId, orgId), eq(orders.integrationId, id)));
     await tx.delete(storeIntegrations).where(and(eq(storeIntegrations.orgId, orgId), eq(storeIntegrations.id, id)));
-    return woken;
   });
 }
 
 /**
- * PUT /integration/{id} `follow_up`: settings of the integration's own (the orders core's
- * saveFollowUpSettings, as PUT /order/follow-up for the organisation), or null: the organisation's apply
- * again (dropOwnFollowUp). Answers the campaign to wake.
+ * PUT /integration/{id} `follow_up`: settings of the integration's own (saveFollowUpSettings, as
+ * PUT /order/follow-up does for the organisation's), or null: the organisation's apply again
+ * (removeIntegrationFollowUp). Both are the orders core's (server/orders/settings.ts).
  */
-export async function setIntegrationFollowUp(ctx: FollowUpContext, integrationId: string, input: FollowUpSettingsInput | null): Promise<string | null> {
-  if (input) return (await saveFollowUpSettings(ctx, integrationId, input)).campaign_id;
-  return ctx.db.transaction(async (tx) => {
-    await lockOrganisationForCalls(tx, ctx.orgId);
-    return dropOwnFollowUp(tx, ctx.orgId, integrationId, new Date(), "refuse");
-  });
-}
-
-/**
- * Ends an integration's own follow-up (its settings row goes; its campaign is cancelled and kept, so its
- * calls stay linked in Call Logs). Contacts still waiting in it move to the organisation's follow-up with
- * their place and retries, their times recomputed for its windows. When the organisation has no follow-up
- * to move them to: `refuse` answers 409 (null was asked: set the organisation's up first), `stop` stops
- * their orders' follow-up (the integration is being deleted). A call on the line finishes as it is.
- * Runs in the caller's transaction, under the organisation's row. Answers the campaign to wake, if any.
- */
-async function dropOwnFollowUp(tx: Db, orgId: string, integrationId: string, now: Date, noTarget: "refuse" | "stop"): Promise<string | null> {
-  const own = await findFollowUp(tx, orgId, integrationId, true);
-  if (!own) return null;
-  const target = await findFollowUp(tx, orgId, null, true);
-  const waiting = await tx
-    .select({ id: campaignContacts.id, orderId: campaignContacts.orderId })
-    .from(campaignContacts)
-    .where(and(eq(campaignContacts.campaignId, own.campaign.id), inArray(campaignContacts.status, [...WAITING])));
-  if (!target && waiting.length > 0 && noTarget === "refuse") {
-    throw ApiError.conflict(
-      `follow_up: ${waiting.length} order${waiting.length === 1 ? " waits" : "s wait"} in this store's own follow-up and the organisation has none to take ${waiting.length === 1 ? "it" : "them"}: save the organisation's follow-up settings first (PUT /order/follow-up).`,
-    );
-  }
-  await tx.delete(orderFollowUps).where(eq(orderFollowUps.campaignId, own.campaign.id));
-  await tx.update(campaigns).set({ status: "cancelled", completedAt: now, updatedAt: now }).where(eq(campaigns.id, own.campaign.id));
-  if (waiting.length === 0) return null;
-  if (target) {
-    await tx.update(campaignContacts).set({ campaignId: target.campaign.id, leaseUntil: null, leasedBy: null, updatedAt: now }).where(inArray(campaignContacts.id, waiting.map((contact) => contact.id)));
-    await recomputeReadiness(tx, orgScope(tx, orgId), target.campaign, now.getTime());
-    return target.campaign.id;
-  }
-  const detail = "Follow-up stopped: its store integration was deleted, with its own follow-up settings, and the organisation has none.";
-  for (const { orderId } of waiting) {
-    const locked = orderId ? await lockOrder(tx, orgId, orderId) : null;
-    if (!locked) continue;
-    await cancelWaitingContact(tx, locked.contact, now);
-    await setOrderStatus(tx, locked.order, "cancelled", detail, now);
-    await recordOrderEvent(tx, { orgId, orderId: locked.order.id, kind: "stopped", detail, at: now });
-  }
-  return null;
+export async function setIntegrationFollowUp(ctx: FollowUpContext, integrationId: string, input: FollowUpSettingsInput | null): Promise<void> {
+  if (input) await saveFollowUpSettings(ctx, integrationId, input);
+  else await removeIntegrationFollowUp(ctx, integrationId);
 }
 
 /** The integration a webhook names, in any organisation (the URL is the only key a store has), or null. */
@@ -214,4 +169,3 @@ export async function integrationForWebhook(db: Db, id: string): Promise<Integra
   const [row] = await db.select().from(storeIntegrations).where(eq(storeIntegrations.id, id)).limit(1);
   return row ?? null;
 }
-

@@ -11,10 +11,10 @@
  *   WooCommerce and the generic endpoint take the secret we generate.
  * - Deleting keeps the orders (they lose their integration, not their history or calls).
  * - `follow_up`: settings of the integration's own (the same fields and rules as PUT /order/follow-up:
- *   its orders are then dialled by its own follow-up), or null: the organisation's settings apply again,
- *   and orders waiting in the integration's follow-up move to the organisation's with their place (409 when
- *   the organisation has none to take them). Deleting an integration does the same; with no organisation
- *   follow-up its waiting orders' follow-up stops.
+ *   its orders are then dialled by its own follow-up), or null: the organisation's settings apply again.
+ *   Both are the orders core's (server/orders/settings.ts: saveFollowUpSettings, removeIntegrationFollowUp):
+ *   orders waiting in the integration's follow-up move to the organisation's (or, when it has none, their
+ *   waiting calls are cancelled and they stay open). Deleting an integration drops its follow-up the same way.
  */
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -143,21 +143,20 @@ export const integrationRoutes: FastifyPluginAsyncZod<IntegrationRoutesOptions> 
         summary: "Rename a store integration, or give it follow-up settings of its own (admins)",
         description:
           "name; follow_up: the integration's own follow-up settings (the fields and rules of PUT /order/follow-up), or null for the organisation's again " +
-          "(orders waiting in its own follow-up move to the organisation's; 409 when the organisation has none yet).",
+          "(orders waiting in its own follow-up move to the organisation's; without one, their waiting calls are cancelled and they stay open).",
         params: integrationIdParamsSchema,
         body: integrationUpdateSchema,
-        response: { 200: integrationResponseSchema, ...errors, 409: errorBodySchema },
+        response: { 200: integrationResponseSchema, ...errors },
       },
     },
     async (request) => {
       const { identity, scope } = allowed(request, "manage");
       const { name, follow_up: followUp } = request.body;
       let row = await findIntegration(scope, request.params.id);
-      // The follow-up first: when it is refused (400, 409) the name is not changed either.
+      // The follow-up first: when it is refused (400) the name is not changed either.
       if (followUp !== undefined) {
         const concurrencyLimit = concurrentCallCapacity(await currentPlan(db, scope.orgId, plans), plans);
-        const woken = await setIntegrationFollowUp({ db, orgId: scope.orgId, userId: identity.userId, concurrencyLimit, signals }, row.id, followUp);
-        if (woken) signals.changed(woken);
+        await setIntegrationFollowUp({ db, orgId: scope.orgId, userId: identity.userId, concurrencyLimit, signals }, row.id, followUp);
       }
       if (name !== undefined) row = await renameIntegration(scope, row.id, name);
       return { data: await one(row) };
@@ -173,15 +172,14 @@ export const integrationRoutes: FastifyPluginAsyncZod<IntegrationRoutesOptions> 
         summary: "Disconnect a store (admins)",
         description:
           "Its deliveries stop verifying at once. Its orders stay, with their calls and history, no longer linked to an integration. " +
-          "Orders waiting in its own follow-up (if it had one) move to the organisation's, or stop when there is none.",
+          "Orders waiting in its own follow-up (if it had one) move to the organisation's (without one, their waiting calls are cancelled).",
         params: integrationIdParamsSchema,
         response: { 200: deletedResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const { scope } = allowed(request, "manage");
-      const woken = await deleteIntegration(db, scope.orgId, request.params.id);
-      if (woken) signals.changed(woken);
+      const { identity, scope } = allowed(request, "manage");
+      await deleteIntegration({ db, orgId: scope.orgId, userId: identity.userId, signals }, request.params.id);
       return { data: { id: request.params.id } };
     },
   );
