@@ -277,10 +277,25 @@ export const followUpSettingsResponseSchema = z.object({ data: followUpSettingsS
 
 // --- Integrations -------------------------------------------------------------------------------
 
+/**
+ * A store's own signing key, used instead of a generated secret: Shopify signs the webhooks made in a
+ * shop's admin with a key it shows there (and an app's with its client secret), and cannot be given ours.
+ */
+export const storeSecretSchema = z
+  .string({ error: "secret must be text" })
+  .trim()
+  .min(16, { error: "secret must be at least 16 characters (paste the store's whole signing key)" })
+  .max(256, { error: "secret must be at most 256 characters" })
+  .regex(/^[\x21-\x7e]+$/, { error: "secret must be printable ASCII without spaces" });
+
 export const integrationCreateSchema = z.strictObject({
   kind: z.enum(INTEGRATION_KINDS, { error: `kind must be one of ${INTEGRATION_KINDS.join(", ")}` }),
   name: z.string({ error: "name is required" }).trim().min(1, { error: "name is required" }).max(INTEGRATION_NAME_MAX_LENGTH),
+  /** The store's signing key (Shopify's), when the store makes the secret; else one is generated. */
+  secret: storeSecretSchema.optional(),
 });
+/** POST /integration/{id}/rotate-secret: a new generated secret, or the store's signing key given here. */
+export const integrationRotateSecretSchema = z.strictObject({ secret: storeSecretSchema.optional() });
 /** PUT /integration/{id}: the name, and follow-up settings of its own (null: the organisation's). */
 export const integrationUpdateSchema = z.strictObject({
   name: integrationCreateSchema.shape.name.optional(),

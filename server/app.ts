@@ -11,7 +11,7 @@ import { createCampaignSignals, type CampaignSignals } from "./campaigns/signals
 import type { AuthProvider } from "./auth/types";
 import type { AppConfig } from "./config";
 import type { Database, Db } from "./db/client";
-import { createSecretBox, credentialsKey } from "./crypto/credentials";
+import { createSecretBox, credentialsKey, type SecretBox } from "./crypto/credentials";
 import { authPlugin } from "./plugins/auth";
 import { consolePlugin } from "./plugins/console";
 import { docsPlugin } from "./plugins/docs";
@@ -45,6 +45,9 @@ import { createPaymentProvider } from "./billing/payments";
 import type { PaymentProvider } from "./billing/payments/types";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { billingPaymentRoutes } from "./routes/billing-payments";
+import { integrationRoutes } from "./routes/integrations";
+import { storeWebhookRoutes } from "./routes/store-webhooks";
+import { applyStoreEvent } from "./orders/store-events";
 import type { VoiceProvider } from "./voice/types";
 
 declare module "fastify" {
@@ -62,6 +65,8 @@ declare module "fastify" {
     calendarSync: CalendarSync;
     /** Payments (issue 15): Stripe when configured, else the embedded sandbox (server/billing/payments/). */
     payments: PaymentProvider;
+    /** Seals secrets at rest (carrier credentials, calendar tokens, store integration secrets): the seed and the demo store seal and open with it too. */
+    secretBox: SecretBox;
   }
 }
 
@@ -135,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(organizationRoutes, { prefix: API_BASE, db: database.db, provider });
   // Carrier credentials' key: agents re-point the numbers that answer with them (Vapi), phone numbers seal them.
   const box = createSecretBox(credentialsKey(config, database).key);
+  app.decorate("secretBox", box);
   await app.register(agentRoutes, { prefix: API_BASE, db: database.db, voice, box });
   await app.register(catalogRoutes, { prefix: API_BASE });
   await app.register(fileRoutes, { prefix: API_BASE, db: database.db, voice, config, inMemoryDatabase: database.inMemory });
@@ -162,6 +168,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Stripe's events (and the sandbox payment provider's, delivered through the same verification), then billing's payment routes.
   await app.register(stripeWebhookRoutes, { prefix: API_BASE, db: database.db, config, payments });
   await app.register(billingPaymentRoutes, { prefix: API_BASE, db: database.db, config, payments });
+  // Store integrations (issue 16): their secrets are sealed with the same key as the carrier credentials.
+  await app.register(integrationRoutes, { prefix: API_BASE, db: database.db, config, box, signals: app.campaignSignals });
+  await app.register(storeWebhookRoutes, { prefix: API_BASE, db: database.db, box, applyStoreEvent });
   // Also connects the sandbox's simulated calls to the webhook route, and stops them when the app closes.
   await app.register(webhookRoutes, { prefix: API_BASE, db: database.db, voice, config, campaignSignals, calendarSync });
 

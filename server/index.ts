@@ -9,6 +9,8 @@ import type { FastifyInstance } from "fastify";
 import { buildApp, VERSION } from "./app";
 import { startDialler, type Dialler } from "./campaigns/dialler";
 import { startBillingSweeps } from "./billing/sweeps";
+import { startDemoStore } from "./orders/demo-store";
+import { startDeliveryPurge } from "./orders/store-deliveries";
 import { ConfigError, describeRedisUrl, isLoopbackHost, loadConfig, type AppConfig, type Env } from "./config";
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
@@ -51,7 +53,7 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const app = await buildApp({ config, database });
     const demoLines: string[] = [];
     // A new demo account, or else (bound beyond loopback) an old one whose published password is replaced.
-    const demo = (await seedDemo(database.db, config, { print: (line) => demoLines.push(line) })) ?? (await secureDemoAccount(database.db, config));
+    const demo = (await seedDemo(database.db, config, { box: app.secretBox, print: (line) => demoLines.push(line) })) ?? (await secureDemoAccount(database.db, config));
     // Sandbox calls left running (by a previous process, or seeded as running) end like any sandbox call.
     const resumed = await resumeSandboxCallsAtStartUp(app);
     await app.listen({ port: config.port, host: config.host });
@@ -59,6 +61,10 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const dialler: Dialler | null = config.campaigns.diallerEnabled ? startDialler(app) : null;
     // Billing: the grace, retention and top-up reconciliation sweeps, each claimed once across processes (server/billing/sweeps.ts).
     const sweeps = startBillingSweeps(database.db, config, app.payments, app.log);
+    // The demo store pays its demo orders after a sandbox call agreed to it (server/orders/demo-store.ts); never with real calls.
+    const demoStore = config.modes.voice === "sandbox" ? startDemoStore(app) : null;
+    // Store delivery ids older than a month are not needed to refuse replays (server/orders/store-deliveries.ts).
+    const deliveryPurge = startDeliveryPurge(database.db, app.log);
     void refreshPlannerStatistics(database, (error) => app.log.warn({ err: error }, "refreshing the planner's statistics failed"));
 
     print(`Voice-agent platform ${VERSION} (NODE_ENV=${config.nodeEnv})`);
@@ -87,6 +93,8 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
       stop: async () => {
         await dialler?.stop();
         await sweeps.stop();
+        await demoStore?.stop();
+        await deliveryPurge.stop();
         await resumed.close();
         await app.close();
         await database?.close();

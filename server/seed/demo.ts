@@ -2,8 +2,9 @@
  * The demo account, so a fresh install can be tried at once: an admin in "Demo Organisation".
  * Created only with local accounts, when SEED_DEMO is on and the users table is empty. The organisation
  * comes with demo data (./demo-calls.ts): 3 agents, 3 sandbox numbers, 2,000 calls over 90 days, and
- * two campaigns made of some of those calls (./demo-campaigns.ts), and a calendar with appointments in the
- * coming week, some booked by the Appointment Setter on its calls (./demo-appointments.ts).
+ * two campaigns made of some of those calls (./demo-campaigns.ts), a calendar with appointments in the
+ * coming week, some booked by the Appointment Setter on its calls (./demo-appointments.ts), and, in sandbox
+ * voice mode, a demo store with orders in every state and the order follow-up that called them (./demo-store.ts).
  *
  * The README publishes the demo's password, so an account with it must never be reachable from other
  * machines: while HOST is loopback (the default) the demo gets DEMO_PASSWORD; bound to any other
@@ -20,6 +21,8 @@ import { accounts, billingAccounts, memberships, organizations, sessions, users 
 import { describeDemoData, generateDemoData, insertDemoData, type DemoDataSummary } from "./demo-calls";
 import { generateDemoAppointments, insertDemoAppointments } from "./demo-appointments";
 import { generateDemoCampaigns, insertDemoCampaigns } from "./demo-campaigns";
+import { generateDemoStore, insertDemoStore } from "./demo-store";
+import type { SecretBox } from "../crypto/credentials";
 
 export const DEMO_ORGANISATION = { name: "Demo Organisation", slug: "demo-organisation" } as const;
 
@@ -87,6 +90,11 @@ export interface SeedDemoOptions {
   print?: (line: string) => void;
   /** Told what was seeded. */
   onDemoData?: (summary: DemoDataSummary) => void;
+  /**
+   * The app's secret box (app.secretBox): the demo store's webhook secret is sealed with it. Without it, or
+   * outside sandbox voice mode (demo numbers must never be dialled for real), no demo store is seeded.
+   */
+  box?: SecretBox;
 }
 
 export async function seedDemo(db: Db, config: AppConfig, options: SeedDemoOptions = {}): Promise<DemoCredentials | null> {
@@ -121,9 +129,13 @@ export async function seedDemo(db: Db, config: AppConfig, options: SeedDemoOptio
       startingCreditMicros: Math.round(config.calls.startingCreditUsd * 1_000_000),
     });
     const campaignData = generateDemoCampaigns(data, { orgId, createdBy: userId, createdByName: "Demo Admin", now });
+    // Before the calls are written: the store's orders take some of them (their numbers, campaign and outcome).
+    const box = options.box;
+    const storeData = box && config.modes.voice === "sandbox" ? generateDemoStore(data, campaignData, { orgId, createdBy: userId, now }) : null;
     await insertDemoData(tx, data);
     await insertDemoCampaigns(tx, campaignData);
     await insertDemoAppointments(tx, generateDemoAppointments(data, { orgId, createdBy: userId, now }));
+    if (box && storeData) await insertDemoStore(tx, box, storeData);
     const summary = { agents: data.agents.length, numbers: data.phoneNumbers.length, calls: data.calls.length, ms: Math.round(performance.now() - started) };
     options.onDemoData?.(summary);
     options.print?.(describeDemoData(summary));

@@ -40,6 +40,13 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
   "POST /api/billing/top-up/:id/refund": () => ({}),
   "POST /api/billing/sandbox/checkout/:id/pay": () => ({ card_number: "4242424242424242" }),
   "POST /api/billing/sandbox/checkout/:id/cancel": () => ({}),
+  "PUT /api/integration/:id": () => ({ name: "changed by another organisation" }),
+  "DELETE /api/integration/:id": () => undefined,
+  "POST /api/integration/:id/rotate-secret": () => ({}),
+  // Store webhooks (capability routes below): their body is the store's; webhooks.test.ts signs real ones.
+  "POST /api/webhooks/shopify/:integrationId": () => ({}),
+  "POST /api/webhooks/woocommerce/:integrationId": () => ({}),
+  "POST /api/webhooks/store/:integrationId": () => ({}),
   "PUT /api/order/:id": () => ({ customer_name: "changed by another organisation" }),
   "DELETE /api/order/:id": () => undefined,
   "POST /api/order/:id/call": () => ({ confirm_consent: true }),
@@ -54,6 +61,9 @@ const VALID_BODIES: Record<string, (b: OrgRecords) => unknown> = {
  *   below: another link's slug does not end it).
  * - GET /api/calendar/feed/:token.ics: the organisation's ICS feed, by its secret token (rotating it cuts
  *   everyone off); tests/server/calendar-feed.test.ts checks that a feed holds only its own organisation's.
+ * - POST /api/webhooks/{shopify,woocommerce,store}/:integrationId: where a store posts; the id names the
+ *   address, and only that integration's secret signs for it (a bearer token means nothing there):
+ *   tests/security/webhooks.test.ts checks that another organisation's secret, or none, changes nothing.
  * GET /api/agent/:id/public answers only for public agents: A's private agent is a 404 like the rest.
  * GET /api/agent/:id/clone needs the owner's consent (the private link's key, while A turns cloning on):
  * without it A's agent is a 404 like the rest; with it, checked below, the copy lands in B.
@@ -63,6 +73,9 @@ const CAPABILITY_ROUTES = new Set([
   "POST /api/webcall/public/:slug/call",
   "POST /api/webcall/public/:slug/call/:callId/end",
   "GET /api/calendar/feed/:token.ics",
+  "POST /api/webhooks/shopify/:integrationId",
+  "POST /api/webhooks/woocommerce/:integrationId",
+  "POST /api/webhooks/store/:integrationId",
 ]);
 
 let world: World;
@@ -94,6 +107,12 @@ const MADE_UP: OrgRecords = {
   topUpId: "00000000-0000-4000-8000-00000000000c",
   documentId: "00000000-0000-4000-8000-00000000000d",
   checkoutSessionId: "cs_sbx_made_up",
+  integrations: {
+    shopify: { id: "00000000-0000-4000-8000-000000000010", secret: "made-up" },
+    woocommerce: { id: "00000000-0000-4000-8000-000000000011", secret: "made-up" },
+    generic: { id: "00000000-0000-4000-8000-000000000012", secret: "made-up" },
+  },
+  spareIntegrationId: "00000000-0000-4000-8000-000000000013",
   orderId: "00000000-0000-4000-8000-00000000000e",
 };
 
@@ -119,6 +138,8 @@ function ids(records: OrgRecords) {
     records.topUpId,
     records.documentId,
     records.checkoutSessionId,
+    ...Object.values(records.integrations).flatMap((integration) => [integration.id, integration.secret]),
+    records.spareIntegrationId,
     records.orderId,
   ];
 }

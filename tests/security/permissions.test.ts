@@ -110,6 +110,13 @@ const ROUTE_PERMISSIONS: Record<string, readonly [Resource, Action] | "signed-in
   "GET /api/billing/sandbox/checkout/:id": ["billing", "show"],
   "POST /api/billing/sandbox/checkout/:id/pay": ["billing", "edit"],
   "POST /api/billing/sandbox/checkout/:id/cancel": ["billing", "edit"],
+  // Store integrations (issue 16): members look, admins manage them ("manage" on orders).
+  "GET /api/integration/": ["order", "list"],
+  "POST /api/integration/": ["order", "manage"],
+  "GET /api/integration/:id": ["order", "show"],
+  "PUT /api/integration/:id": ["order", "manage"],
+  "DELETE /api/integration/:id": ["order", "manage"],
+  "POST /api/integration/:id/rotate-secret": ["order", "manage"],
   // Orders (issue 16): members list, add, import, edit, call now and stop; admins also delete, mark paid and change the follow-up settings.
   "GET /api/order/": ["order", "list"],
   "POST /api/order/": ["order", "create"],
@@ -152,6 +159,9 @@ const VALID_BODIES: Record<string, (r: OrgRecords) => unknown> = {
   "POST /api/billing/top-up/:id/refund": () => ({}),
   "PUT /api/billing/auto-reload": () => ({ enabled: false, amount_usd: 20, threshold_usd: 5 }),
   "POST /api/billing/sandbox/checkout/:id/pay": () => ({ card_number: "4242424242424242" }),
+  "POST /api/integration/": () => ({ kind: "generic", name: "Another store" }),
+  "PUT /api/integration/:id": () => ({ name: "renamed" }),
+  "POST /api/integration/:id/rotate-secret": () => ({}),
   // The admin-only loop deletes the agent and the number before it gets here: settings without them (follow-up off) still save.
   "PUT /api/order/follow-up": () => ({ enabled: false, delay_minutes: 45 }),
   "POST /api/order/:id/paid": () => ({}),

@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import type { Agent } from "../../contract";
+import { INTEGRATION_KINDS, type IntegrationKind } from "../../contract/order-shared";
 import { orgScope } from "../../server/data/orgScope";
 import type { Database, Db } from "../../server/db/client";
 import { calls } from "../../server/db/schema";
@@ -60,6 +61,10 @@ export interface OrgRecords {
   topUpId: string;
   documentId: string;
   checkoutSessionId: string;
+  /** Store integrations, one of each kind, with the secrets their stores sign with (shown once, at creation). */
+  integrations: Record<IntegrationKind, { id: string; secret: string }>;
+  /** Another generic integration, the one DELETE /integration/{id} removes (the others stay for the routes after it). */
+  spareIntegrationId: string;
   /** An order (open, with consent) under follow-up settings saved with automatic follow-up off (nothing dials it). */
   orderId: string;
 }
@@ -82,10 +87,14 @@ export const PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "appointment:id": (r) => r.appointmentId,
   "calendar:id": (r) => r.calendarConnectionId,
   "calendar:token": (r) => r.calendarFeedToken,
+  "integration:id": (r) => r.integrations.generic.id,
   "order:id": (r) => r.orderId,
 };
 
-/** Parameters of routes that share a first segment but name different things, keyed "<route pattern>#<param>" (looked up first). */
+/**
+ * Parameters of routes that share a first segment but name different things, keyed "<route pattern>#<param>"
+ * (looked up first), or "<METHOD> <route pattern>#<param>" for one method only (looked up before that).
+ */
 export const ROUTE_PARAM_IDS: Record<string, (records: OrgRecords) => string> = {
   "/api/billing/top-up/:id#id": (r) => r.topUpId,
   "/api/billing/top-up/:id/refund#id": (r) => r.topUpId,
@@ -93,6 +102,11 @@ export const ROUTE_PARAM_IDS: Record<string, (records: OrgRecords) => string> = 
   "/api/billing/sandbox/checkout/:id#id": (r) => r.checkoutSessionId,
   "/api/billing/sandbox/checkout/:id/pay#id": (r) => r.checkoutSessionId,
   "/api/billing/sandbox/checkout/:id/cancel#id": (r) => r.checkoutSessionId,
+  // The store webhooks: each kind's path names an integration of that kind.
+  "/api/webhooks/shopify/:integrationId#integrationId": (r) => r.integrations.shopify.id,
+  "/api/webhooks/woocommerce/:integrationId#integrationId": (r) => r.integrations.woocommerce.id,
+  "/api/webhooks/store/:integrationId#integrationId": (r) => r.integrations.generic.id,
+  "DELETE /api/integration/:id#id": (r) => r.spareIntegrationId,
 };
 
 const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ?? "";
@@ -101,7 +115,7 @@ const resourceOf = (url: string) => url.replace(/^\/api\//, "").split("/")[0] ??
 export function pathFor(route: Pick<RouteTableEntry, "method" | "url">, records: OrgRecords): string {
   return route.url.replace(/:([A-Za-z0-9_]+)/g, (_whole, param: string) => {
     const key = `${resourceOf(route.url)}:${param}`;
-    const id = ROUTE_PARAM_IDS[`${route.url}#${param}`] ?? PARAM_IDS[key];
+    const id = ROUTE_PARAM_IDS[`${route.method} ${route.url}#${param}`] ?? ROUTE_PARAM_IDS[`${route.url}#${param}`] ?? PARAM_IDS[key];
     if (!id) {
       throw new Error(`security suite: route ${routeKey(route)} has parameter :${param} (key "${key}") with no real id mapped: add it to PARAM_IDS in tests/security/world.ts`);
     }
@@ -251,6 +265,12 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
   await created(await inject(app, "PUT", "/api/billing/auto-reload", admin.token, { enabled: false, amount_usd: 20, threshold_usd: 5 }), "auto-reload");
   const documents = (await inject(app, "GET", "/api/billing/documents", admin.token)).json() as { data: Array<{ id: string }> };
   const open = await created<{ url: string }>(await inject(app, "POST", "/api/billing/top-up", admin.token, { amount_usd: 15 }), "open top-up");
+  const integrations = {} as OrgRecords["integrations"];
+  for (const kind of INTEGRATION_KINDS) {
+    const integration = await created<{ id: string; secret: string }>(await inject(app, "POST", "/api/integration/", admin.token, { kind, name: `${marker} ${kind} store` }), `${kind} integration`);
+    integrations[kind] = { id: integration.id, secret: integration.secret };
+  }
+  const spare = await created<{ id: string }>(await inject(app, "POST", "/api/integration/", admin.token, { kind: "generic", name: `${marker} old store` }), "spare integration");
   // Orders: follow-up set up but off (the suite never dials), and one order with consent.
   await created(await inject(app, "PUT", "/api/order/follow-up", admin.token, { enabled: false, agent_id: agent.id, phone_number_id: phone.id }), "follow-up settings");
   const order = await created<{ id: string }>(
@@ -289,6 +309,8 @@ export async function populateOrganisation(app: FastifyInstance, db: Db, marker:
     topUpId: topUp.top_up_id,
     documentId: documents.data[0]!.id,
     checkoutSessionId: new URL(open.url, "http://x").searchParams.get("checkout")!,
+    integrations,
+    spareIntegrationId: spare.id,
     orderId: order.id,
   };
 }

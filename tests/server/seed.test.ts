@@ -1,10 +1,14 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
-import { agents, calls, campaignContacts, campaignEvents, campaigns, dncNumbers, organizations, phoneNumbers, walletLedger, wallets } from "../../server/db/schema";
+import { agents, calls, campaignContacts, campaignEvents, campaigns, dncNumbers, orderEvents, orderFollowUps, orders, organizations, phoneNumbers, storeIntegrations, storeWebhookDeliveries, walletLedger, wallets } from "../../server/db/schema";
+import { ORDER_STATUSES } from "../../contract/order-shared";
+import { openStoreSecret } from "../../server/orders/integrations";
 import { generateDemoCampaigns } from "../../server/seed/demo-campaigns";
 import { FINAL_CONTACT_STATUSES, type Campaign } from "../../contract/campaign";
 import { seedDemo } from "../../server/seed/demo";
+import { createSecretBox } from "../../server/crypto/credentials";
 import { DEMO_CALL_COUNT, UNANSWERED_REASONS, generateDemoData, type DemoDataSummary } from "../../server/seed/demo-calls";
 import { successOutcome } from "../../contract/success-outcome";
 import { storedConfig } from "../../server/agents/repository";
@@ -12,6 +16,8 @@ import { expectRollupMatchesCalls } from "./calls-fixtures";
 import { bearer, buildTestApp, migratedDatabase, signIn, testConfig } from "./helpers";
 
 const NOW = new Date("2026-06-15T18:00:00.000Z");
+/** The app's secret box stands in here: the demo store's secret is sealed with it. */
+const box = createSecretBox(randomBytes(32));
 const DAY = 86_400_000;
 
 describe("demo data", () => {
@@ -23,7 +29,7 @@ describe("demo data", () => {
   beforeAll(async () => {
     database = await migratedDatabase();
     const config = testConfig({ SEED_DEMO: "true" });
-    const seeded = await seedDemo(database.db, config, { now: NOW, print: (line) => printed.push(line), onDemoData: (value) => (summary = value) });
+    const seeded = await seedDemo(database.db, config, { now: NOW, box, print: (line) => printed.push(line), onDemoData: (value) => (summary = value) });
     expect(seeded).not.toBeNull();
     const [org] = await database.db.select().from(organizations);
     orgId = org!.id;
@@ -136,15 +142,17 @@ describe("demo data", () => {
 
   it("gives the demo one completed and one paused campaign made of its own outbound calls, contacts matching their calls", async () => {
     const db = database.db;
-    const campaignRows = await db.select().from(campaigns).where(eq(campaigns.orgId, orgId)).orderBy(asc(campaigns.createdAt));
+    // The campaigns people made (the order follow-up is a campaign of another kind: see "the demo store" below).
+    const campaignRows = await db.select().from(campaigns).where(and(eq(campaigns.orgId, orgId), eq(campaigns.kind, "campaign"))).orderBy(asc(campaigns.createdAt));
     expect(campaignRows.map((row) => [row.name, row.status, row.pauseCode])).toEqual([
       ["Autumn cart recovery", "completed", null],
       ["Holiday offers follow-up", "paused", "manual"],
     ]);
     expect(campaignRows[1]!.pauseReason).toBe("Paused by Demo Admin");
     const [sales] = await db.select().from(agents).where(sql`${agents.orgId} = ${orgId} and ${agents.name} = 'Purchase Completion Agent'`);
-    const contacts = await db.select().from(campaignContacts).where(eq(campaignContacts.orgId, orgId));
-    const campaignCalls = await db.select().from(calls).where(sql`${calls.orgId} = ${orgId} and ${calls.campaignId} is not null`).orderBy(asc(calls.startedAt));
+    const ids = new Set(campaignRows.map((row) => row.id));
+    const contacts = (await db.select().from(campaignContacts).where(eq(campaignContacts.orgId, orgId))).filter((contact) => ids.has(contact.campaignId));
+    const campaignCalls = (await db.select().from(calls).where(sql`${calls.orgId} = ${orgId} and ${calls.campaignId} is not null`).orderBy(asc(calls.startedAt))).filter((call) => ids.has(call.campaignId!));
     expect(campaignCalls.length).toBeGreaterThan(10);
     for (const row of campaignRows) {
       const own = contacts.filter((contact) => contact.campaignId === row.id);
@@ -181,7 +189,7 @@ describe("demo data", () => {
     expect(campaignCalls.every((call) => contactIds.has(call.campaignContactId!))).toBe(true);
     const events = await db.select().from(campaignEvents).where(eq(campaignEvents.orgId, orgId));
     expect(events.filter((event) => event.campaignId === campaignRows[0]!.id).map((event) => event.kind).sort()).toEqual(["completed", "created", "imported", "started"]);
-    const dnc = await db.select().from(dncNumbers).where(eq(dncNumbers.orgId, orgId));
+    const dnc = (await db.select().from(dncNumbers).where(eq(dncNumbers.orgId, orgId))).filter((entry) => campaignCalls.some((call) => call.id === entry.callId));
     for (const entry of dnc) expect(campaignCalls.find((call) => call.id === entry.callId)?.customerNumber).toBe(entry.number);
     const again = generateDemoCampaigns(generateDemoData({ orgId, createdBy: "user", now: NOW, startingCreditMicros: 10_000_000 }), { orgId, createdBy: "user", createdByName: "Demo Admin", now: NOW });
     expect(again.campaigns.map((row) => row.id).sort()).toEqual(campaignRows.map((row) => row.id).sort());
@@ -211,5 +219,122 @@ describe("demo data", () => {
     } finally {
       await app.close();
     }
+  });
+
+  describe("the demo store", () => {
+    const storeOf = async () => {
+      const [integration] = await database.db.select().from(storeIntegrations).where(eq(storeIntegrations.orgId, orgId));
+      const orderRows = await database.db.select().from(orders).where(eq(orders.orgId, orgId)).orderBy(asc(orders.abandonedAt));
+      return { integration: integration!, orderRows };
+    };
+
+    it("is a generic integration marked is_demo, its secret sealed with the app's key, with orders in every status", async () => {
+      const { integration, orderRows } = await storeOf();
+      expect(integration).toMatchObject({ kind: "generic", name: "Demo store", isDemo: true, lastDeliveryAt: expect.any(Date) });
+      const secret = openStoreSecret(box, integration);
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(integration.secretHint).toBe(secret.slice(-4));
+      expect(new Set(orderRows.map((row) => row.status))).toEqual(new Set(ORDER_STATUSES));
+      for (const row of orderRows) {
+        expect(row).toMatchObject({ integrationId: integration.id, source: "generic", currency: "USD", storeName: "Demo store", customerNumber: expect.stringMatching(/^\+1\d{10}$/) });
+        expect(row.totalMinor).toBe(row.items.reduce((sum, item) => sum + item.quantity * item.price_minor, 0));
+        expect(row.statusDetail).toBeTruthy();
+        expect(row.consentGiven).toBe(row.status !== "no_consent");
+      }
+      expect(new Set(orderRows.map((row) => row.customerNumber)).size).toBe(orderRows.length);
+      expect(new Set(orderRows.map((row) => row.reference)).size).toBe(orderRows.length);
+      const recovered = orderRows.filter((row) => row.status === "recovered");
+      expect(recovered.length).toBeGreaterThanOrEqual(3);
+      for (const row of recovered) expect(row).toMatchObject({ paidMinor: row.totalMinor, recoveredMinor: row.totalMinor, callOutcome: "completed" });
+    });
+
+    it("its called orders are made of the demo's own calls, whose numbers end in the sandbox's digits for what happened and whose conversation names the order's item", async () => {
+      const { orderRows } = await storeOf();
+      const [followUp] = await database.db.select().from(campaigns).where(and(eq(campaigns.orgId, orgId), eq(campaigns.kind, "order_follow_up")));
+      expect(followUp).toMatchObject({ name: "Order follow-up", status: "running" });
+      const [settings] = await database.db.select().from(orderFollowUps).where(eq(orderFollowUps.campaignId, followUp!.id));
+      expect(settings).toMatchObject({ enabled: true, integrationId: null, delayMinutes: 30, attributionDays: 7 });
+      const contacts = await database.db.select().from(campaignContacts).where(eq(campaignContacts.campaignId, followUp!.id));
+      const followUpCalls = await database.db.select().from(calls).where(eq(calls.campaignId, followUp!.id)).orderBy(asc(calls.startedAt));
+      const ledger = await database.db.select().from(walletLedger).where(eq(walletLedger.orgId, orgId));
+      const suffix: Record<string, string> = { recovered: "00", calling: "00", declined: "05", opted_out: "04", unreachable: "02", open: "00" };
+      for (const row of orderRows) {
+        const contact = contacts.find((one) => one.orderId === row.id);
+        if (row.status === "no_consent") {
+          expect(contact).toBeUndefined();
+          continue;
+        }
+        expect(contact).toMatchObject({ number: row.customerNumber, name: row.customerName, variables: expect.objectContaining({ checkout_link: row.checkoutUrl, store_name: "Demo store" }) });
+        const own = followUpCalls.filter((call) => call.campaignContactId === contact!.id);
+        expect(own.length).toBe(contact!.attempts);
+        const digits = row.status === "calling" && row.callOutcome === null ? "02" : suffix[row.status];
+        if (digits && own.length > 0) expect(row.customerNumber.slice(-2), row.status).toBe(digits);
+        for (const call of own) {
+          expect(call).toMatchObject({ customerNumber: row.customerNumber, customerName: row.customerName, type: "outbound", status: "ended", isSandbox: true });
+          expect(call.startedAt.getTime()).toBeGreaterThan(row.abandonedAt.getTime() + 30 * 60_000);
+          const line = ledger.find((entry) => entry.callId === call.id);
+          if (line) expect(line.description).toContain(row.customerNumber);
+        }
+        const last = own.at(-1);
+        if (last?.outcome === "answered") {
+          expect(last.transcript).toContain(row.items[0]!.name.toLowerCase());
+          expect(last.transcript).toContain(`$${row.totalMinor / 100}`);
+          expect((last.structuredData as { order_outcome?: string }).order_outcome).toBe(row.callOutcome);
+          expect(row).toMatchObject({ reachedCallId: last.id, reachedAt: last.endedAt });
+        }
+        if (row.status === "unreachable") expect(own.map((call) => call.outcome)).toEqual(["no_answer", "no_answer", "no_answer"]);
+        if (["open", "paid_without_call", "cancelled"].includes(row.status)) expect(own).toEqual([]);
+      }
+      const opted = orderRows.find((row) => row.status === "opted_out")!;
+      const [listed] = await database.db.select().from(dncNumbers).where(and(eq(dncNumbers.orgId, orgId), eq(dncNumbers.number, opted.customerNumber)));
+      expect(listed).toMatchObject({ source: "call", callId: opted.reachedCallId });
+      const open = contacts.filter((contact) => orderRows.find((row) => row.id === contact.orderId)?.status === "open");
+      expect(open.length).toBe(2);
+      for (const contact of open) expect(contact).toMatchObject({ status: "queued", attempts: 0, readyAt: expect.any(Date) });
+    });
+
+    it("every order has its timeline and the deliveries the store sent, the paid ones under the ids the demo store's sweep would use", async () => {
+      const { integration, orderRows } = await storeOf();
+      const events = await database.db.select().from(orderEvents).where(eq(orderEvents.orgId, orgId));
+      const deliveries = await database.db.select().from(storeWebhookDeliveries).where(eq(storeWebhookDeliveries.integrationId, integration.id));
+      for (const row of orderRows) {
+        const own = events.filter((event) => event.orderId === row.id).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+        expect(own[0]).toMatchObject({ kind: "abandoned", createdAt: row.abandonedAt });
+        expect(deliveries.some((delivery) => delivery.deliveryId === `demo-abandoned-${row.id}`)).toBe(true);
+        if (row.paidAt) {
+          expect(own.some((event) => event.kind === "paid")).toBe(true);
+          expect(deliveries.find((delivery) => delivery.deliveryId === `demo-paid-${row.id}`)).toMatchObject({ topic: "order.paid", receivedAt: row.paidAt });
+        }
+      }
+      expect(integration.lastDeliveryAt!.getTime()).toBe(Math.max(...deliveries.map((delivery) => delivery.receivedAt.getTime())));
+    });
+
+    it("is shown by the API: the integration with its orders, and the orders with their calls", async () => {
+      const { app } = await buildTestApp(database, { SEED_DEMO: "true" });
+      try {
+        const token = await signIn(app, "demo@example.com", "demo-password");
+        const integrations = (await app.inject({ method: "GET", url: "/api/integration/", headers: bearer(token) })).json() as { data: Array<{ name: string; is_demo: boolean; orders: number; webhook_url: string }> };
+        const { orderRows } = await storeOf();
+        expect(integrations.data).toEqual([expect.objectContaining({ name: "Demo store", is_demo: true, orders: orderRows.length, webhook_url: expect.stringMatching(/\/api\/webhooks\/store\//) })]);
+        const list = await app.inject({ method: "GET", url: "/api/order/?limit=100", headers: bearer(token) });
+        expect(list.statusCode, list.body).toBe(200);
+        const body = list.json() as { total: number; data: Array<{ status: string; attempts: number; last_call_id: string | null; recovered_amount: number }> };
+        expect(body.total).toBe(orderRows.length);
+        expect(body.data.filter((order) => order.status === "recovered").every((order) => order.attempts === 1 && order.last_call_id && order.recovered_amount > 0)).toBe(true);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it("is seeded only with the app's secret box, and only in sandbox voice mode", async () => {
+      const own = await migratedDatabase();
+      try {
+        await seedDemo(own.db, testConfig({ SEED_DEMO: "true", VAPI_PRIVATE_KEY: "vapi-key", VAPI_PUBLIC_KEY: "vapi-public" }), { now: NOW, box });
+        expect(await own.db.select().from(storeIntegrations)).toEqual([]);
+        expect(await own.db.select().from(orders)).toEqual([]);
+      } finally {
+        await own.close();
+      }
+    });
   });
 });
