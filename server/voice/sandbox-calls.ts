@@ -156,6 +156,10 @@ function successEvaluation(rubric: AgentConfig["analysis_plan"]["success_evaluat
   return succeeded ? yes : no;
 }
 
+/** The events about a call's state that the sandbox sends again when they were lost, and the waits before each repeat. */
+const REDELIVERED_TYPES = new Set(["status-update", "end-of-call-report"]);
+export const SANDBOX_REDELIVERY_MS = [500, 2_000, 5_000] as const;
+
 /** What our webhook route answered to a delivered event. */
 export interface WebhookAnswer {
   statusCode: number;
@@ -675,9 +679,23 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
   let delivery: WebhookDelivery | null = null;
   let closed = false;
 
-  async function deliver(message: Json): Promise<WebhookAnswer | null> {
-    const target = delivery;
-    if (!target || closed) return null;
+  /** Waits between redeliveries; close() ends them at once. */
+  const waking = new Set<() => void>();
+  function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        waking.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      waking.add(done);
+    });
+  }
+
+  /** One try: our route's answer, or null when it could not be reached. */
+  async function deliverOnce(target: WebhookDelivery, message: Json): Promise<WebhookAnswer | null> {
     const body = JSON.stringify({ message });
     try {
       const response = await target.post(body, signedHeaders(target.secret, body));
@@ -686,6 +704,24 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
     } catch (error) {
       if (!closed) target.log?.warn({ err: error, type: message.type }, "the sandbox could not deliver a webhook event");
       return null;
+    }
+  }
+
+  /**
+   * Delivers one event. A call's state (status-update, end-of-call-report) that could not be delivered or was
+   * answered 5xx is sent again after SANDBOX_REDELIVERY_MS (our ingestion takes each event once, so a repeat
+   * changes nothing); other events (tool calls, transcripts) are sent once. A call whose end is still lost is
+   * the reaper's to find (it asks the provider once the contact's lease runs out).
+   */
+  async function deliver(message: Json): Promise<WebhookAnswer | null> {
+    const redeliver = REDELIVERED_TYPES.has(String(message.type));
+    for (let attempt = 0; ; attempt++) {
+      const target = delivery;
+      if (!target || closed) return null;
+      const answer = await deliverOnce(target, message);
+      const lost = answer === null || answer.statusCode >= 500;
+      if (!lost || !redeliver || closed || attempt >= SANDBOX_REDELIVERY_MS.length) return answer;
+      await pause(SANDBOX_REDELIVERY_MS[attempt]!);
     }
   }
 
@@ -755,6 +791,7 @@ export function createSandboxCalls(options: { callSeconds?: number } = {}): Sand
     cancel,
     async close() {
       closed = true;
+      for (const wake of [...waking]) wake();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       await Promise.allSettled([...inFlight]);
