@@ -5,8 +5,8 @@
  *   past_due subscription keeps its plan for SUBSCRIPTION_GRACE_DAYS from past_due_since; after that it
  *   counts as Free at once (the grace sweep then writes it down: sweeps.ts).
  * - Each assert runs in the transaction that makes the thing, first taking the organisation's row lock
- *   (lockOrganisation, FOR UPDATE: the lock reserveCall and the dialler's claim take), so requests at
- *   once take turns and exactly the limit passes. A refusal throws ApiError 403 plan_limit_reached with
+ *   (lockOrganisation, FOR UPDATE: the lock reserveCall takes; the dialler's claim takes it FOR NO KEY
+ *   UPDATE, which waits for it as well), so requests at once take turns and exactly the limit passes. A refusal throws ApiError 403 plan_limit_reached with
  *   planLimitDetail's sentence, which rolls the transaction back: nothing is written.
  * - A downgrade keeps what exists: only new things over the limit are refused.
  * - Seats are members plus pending (unexpired) invitations kept by this server. With Clerk, Clerk keeps

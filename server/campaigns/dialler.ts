@@ -7,8 +7,10 @@
  *
  * 1. scheduled campaigns whose start_at has come start running;
  * 2. contacts whose call ended without being settled are settled (reaper.ts settleMissed);
- * 3. for each running campaign, a claim (claim.ts: one short transaction, the organisation's row then
- *    the campaign's row FOR UPDATE SKIP LOCKED, contacts FOR UPDATE SKIP LOCKED) records the calls to
+ * 3. for each running campaign, a claim (claim.ts: one short transaction, the campaign's claim lock
+ *    tried — another process claiming for it means a wake-up shortly instead — then the organisation's
+ *    row FOR NO KEY UPDATE, the campaign's row FOR NO KEY UPDATE SKIP LOCKED, contacts FOR UPDATE SKIP
+ *    LOCKED) records the calls to
  *    place — call rows queued with our ids, contacts in_progress with attempts + 1 and a lease — and
  *    commits; then the provider is asked to place them, with our call id as metadata, giving up after a
  *    third of the lease;
@@ -71,16 +73,31 @@ export interface DiallerLog {
   error(details: object, message: string): void;
 }
 
-/** One dial's overhead (bench:campaign reads these), in ms up to its provider request. */
+/**
+ * One dial's overhead (bench:campaign reads these), in ms up to its provider request, and where it went:
+ * the parts add up to overheadMs (lockWaitMs includes beginMs).
+ */
 export interface DialTiming {
   campaignId: string;
   callId: string;
   /** From the start of its claim (waiting for the organisation's row included). */
   overheadMs: number;
-  /** Of which waiting for the organisation's row (other writers of its calls: webhooks, other claims). */
+  /** Of which a pooled connection and BEGIN. */
+  beginMs: number;
+  /** From the start of its claim until the organisation's row was ours (other writers of its calls: webhooks, other claims). */
   lockWaitMs: number;
+  /** The campaign's row with its facts, read and checked (claim.ts steps 2 to 6). */
+  readMs: number;
+  /** Picking and checking the contacts (step 7). */
+  pickMs: number;
+  /** Writing the calls and contacts (step 8). */
+  writeMs: number;
+  /** COMMIT. */
+  commitMs: number;
   /** From its claim's commit. */
   afterClaimMs: number;
+  /** The calls its claim took. */
+  claimSize: number;
 }
 
 export interface DiallerOptions {
@@ -239,7 +256,20 @@ export function createDialler(options: DiallerOptions): Dialler {
         };
         if (options.onDial) {
           const at = performance.now();
-          options.onDial({ campaignId: campaign.id, callId: call.callId, overheadMs: at - timing.startedAt, lockWaitMs: claim.lockedAt - timing.startedAt, afterClaimMs: at - timing.committedAt });
+          const { marks } = claim;
+          options.onDial({
+            campaignId: campaign.id,
+            callId: call.callId,
+            overheadMs: at - timing.startedAt,
+            beginMs: marks.beganAt - timing.startedAt,
+            lockWaitMs: marks.lockedAt - timing.startedAt,
+            readMs: marks.readAt - marks.lockedAt,
+            pickMs: marks.pickedAt - marks.readAt,
+            writeMs: marks.writtenAt - marks.pickedAt,
+            commitMs: timing.committedAt - marks.writtenAt,
+            afterClaimMs: at - timing.committedAt,
+            claimSize: claim.calls.length,
+          });
         }
         let providerCallId: string;
         try {
@@ -317,6 +347,8 @@ export function createDialler(options: DiallerOptions): Dialler {
 
     const running = await db.select({ id: campaigns.id, orgId: campaigns.orgId }).from(campaigns).where(eq(campaigns.status, "running"));
     const placing: Promise<void>[] = [];
+    // A campaign another process was claiming for: its claim may have read the lines before some freed up.
+    let busy = false;
     for (const campaign of running) {
       const claimStartedAt = performance.now();
       let claim: ClaimResult;
@@ -326,6 +358,7 @@ export function createDialler(options: DiallerOptions): Dialler {
         log.error({ err: error, campaignId: campaign.id }, "the dialler's claim failed; it tries again next tick");
         continue;
       }
+      if (claim.kind === "skipped" && claim.busy) busy = true;
       if (claim.kind === "claimed" && claim.calls.length > 0) {
         report.claimed += claim.calls.length;
         placing.push(place(claim, { startedAt: claimStartedAt, committedAt: performance.now() }, report));
@@ -340,6 +373,8 @@ export function createDialler(options: DiallerOptions): Dialler {
       }
     }
     await Promise.all(placing);
+    // Look again shortly (once the other process's claim has committed) rather than at the next interval.
+    if (busy) wake();
 
     // Order follow-up: calling orders whose attribution window ended without a purchase are declined (cheap; once a minute).
     if (now() - lastAttributionSweep >= ATTRIBUTION_SWEEP_INTERVAL_MS) {

@@ -337,6 +337,9 @@ export const calls = pgTable(
     index("calls_campaign_started_idx").on(table.campaignId, table.startedAt).where(sql`${table.campaignId} is not null`),
     // Order follow-up's calling rule (contract/calling-rules.ts): the organisation's calls to one number in the last 24 hours.
     index("calls_org_number_started_idx").on(table.orgId, table.customerNumber, table.startedAt),
+    // The calls not ended yet (the wallet's holds, the plan's concurrent calls, the spend caps' holds, the dialler's
+    // claim): a few at a time, however many ended calls the organisation has (migration 0012).
+    index("calls_org_open_started_idx").on(table.orgId, table.startedAt).where(sql`${table.status} <> 'ended'`),
   ],
 );
 

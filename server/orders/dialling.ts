@@ -9,7 +9,9 @@
  *   One query for all the picked numbers (calls_org_number_started_idx).
  * - The orders of the contacts it claimed become `calling`, with a `call` event in their timeline.
  *
- * Both run inside the claim's transaction (it holds the organisation's row FOR UPDATE and the contacts).
+ * Both run inside the claim's transaction (it holds the organisation's row FOR NO KEY UPDATE, which every
+ * writer of the organisation's calls takes or waits for, and the contacts). The claim reads each picked
+ * contact's recent calls with its pick (one statement) and applies the rule with splitByNumberLimit.
  */
 import { sql } from "drizzle-orm";
 import { CALLS_PER_NUMBER_WINDOW_MS, MAX_CALLS_PER_NUMBER_PER_24H } from "../../contract/calling-rules";
@@ -54,7 +56,15 @@ export function nextAllowedCallAt(starts: readonly number[], now: number): numbe
  * picked together count each other).
  */
 export async function applyNumberLimit<C extends { id: string; number: string }>(tx: Db, orgId: string, picked: readonly C[], now: number): Promise<{ dial: C[]; wait: { contact: C; until: number }[] }> {
-  const recent = await recentCallsToNumbers(tx, orgId, picked.map((contact) => contact.number), now);
+  return splitByNumberLimit(picked, await recentCallsToNumbers(tx, orgId, picked.map((contact) => contact.number), now), now);
+}
+
+/**
+ * applyNumberLimit on start times already read (`recent`: each number's calls within the 24 hours, oldest
+ * first). `recent` is updated with the calls it lets through, so a claim that keeps one map across its
+ * rounds of picking counts the calls of its earlier rounds too.
+ */
+export function splitByNumberLimit<C extends { id: string; number: string }>(picked: readonly C[], recent: Map<string, number[]>, now: number): { dial: C[]; wait: { contact: C; until: number }[] } {
   const dial: C[] = [];
   const wait: { contact: C; until: number }[] = [];
   for (const contact of picked) {

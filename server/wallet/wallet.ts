@@ -96,11 +96,11 @@ export async function lockOrganisation(tx: Db, orgId: string): Promise<boolean> 
  * Takes the organisation's row FOR NO KEY UPDATE, first thing in a transaction that changes its calls or
  * campaign contacts without placing calls (webhook ingest, the dialler's settling and reaping, recording
  * a provider's call id), so that every such transaction meets the organisation's row before any call or
- * contact row: the order reserveCall and the dialler's claim follow (organisation FOR UPDATE, then the
- * rows). It is the lock the calls' triggers take anyway (migration 0006), only taken first: they take it
- * when a statement on calls ends, after the call row, which deadlocked with a claim waiting for the
- * organisation. Not FOR KEY SHARE: shares do not wait for one another, so a steady stream of webhooks
- * would keep a claim (FOR UPDATE) waiting for a moment without any.
+ * contact row: the order reserveCall (organisation FOR UPDATE, then the rows) and the dialler's claim
+ * (FOR NO KEY UPDATE, server/campaigns/claim.ts) follow. It is the lock the calls' triggers take anyway
+ * (migration 0006), only taken first: they take it when a statement on calls ends, after the call row,
+ * which deadlocked with a claim waiting for the organisation. Not FOR KEY SHARE: shares do not wait for one another, so a steady stream of webhooks
+ * would keep reserveCall (FOR UPDATE) waiting for a moment without any.
  */
 export async function lockOrganisationForCalls(tx: Db, orgId: string): Promise<void> {
   await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("no key update");
