@@ -5,11 +5,12 @@
 // in-process. Not part of the product.
 //
 // Prints {"ready": true, "id": "<dialler id>"} once dialling, and on SIGTERM (after the dialler has
-// stopped) {"overheadsMs": [...], "lockWaitsMs": [...], "afterClaimMs": [...], "dials": N}. Settings come from the parent's environment:
+// stopped) {"timings": {"overheadMs": [...], "lockWaitMs": [...], … one list per figure of DialTiming}, "dials": N}.
+// Settings come from the parent's environment:
 // BENCH_DATABASE_URL, BENCH_CALL_SECONDS.
 import { randomUUID } from "node:crypto";
 import { buildApp } from "../server/app";
-import { startDialler } from "../server/campaigns/dialler";
+import { startDialler, type DialTiming } from "../server/campaigns/dialler";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 
@@ -35,14 +36,12 @@ const database = await openDatabase({ kind: "postgres", url });
 const app = await buildApp({ config, database, logger: false });
 await app.ready();
 
-const overheadsMs: number[] = [];
-const lockWaitsMs: number[] = [];
-const afterClaimMs: number[] = [];
+// Each dial's timing, one list per figure of DialTiming.
+const PARTS = ["overheadMs", "beginMs", "lockWaitMs", "readMs", "pickMs", "writeMs", "commitMs", "afterClaimMs", "claimSize"] as const;
+const timings: Record<(typeof PARTS)[number], number[]> = Object.fromEntries(PARTS.map((part) => [part, []])) as never;
 const dialler = startDialler(app, {
-  onDial: (timing) => {
-    overheadsMs.push(timing.overheadMs);
-    lockWaitsMs.push(timing.lockWaitMs);
-    afterClaimMs.push(timing.afterClaimMs);
+  onDial: (timing: DialTiming) => {
+    for (const part of PARTS) timings[part].push(timing[part]);
   },
 });
 console.log(JSON.stringify({ ready: true, id: dialler.id }));
@@ -56,7 +55,7 @@ async function stop() {
   await app.close();
   await database.close();
   const round = (list: number[]) => list.map((ms) => Math.round(ms * 1000) / 1000);
-  console.log(JSON.stringify({ overheadsMs: round(overheadsMs), lockWaitsMs: round(lockWaitsMs), afterClaimMs: round(afterClaimMs), dials: overheadsMs.length }));
+  console.log(JSON.stringify({ timings: Object.fromEntries(PARTS.map((part) => [part, round(timings[part])])), dials: timings.overheadMs.length }));
   process.exit(0);
 }
 process.once("SIGTERM", () => void stop());

@@ -11,9 +11,13 @@
 //   ready_at, chunked inserts in one transaction).
 // - dial overhead: per dial, from the start of its claim (the transaction that takes it) to its request
 //   to the provider, p50 / p95 / max over every dial of both processes (the dialler's onDial hook); then
-//   the part of it spent waiting for the organisation's row (every write of the organisation's calls
-//   takes that row in turn: the webhooks of the calls on the line, the other process's claims), and the
-//   part after the claim committed.
+//   where it went (DialTiming): a pooled connection and BEGIN; the wait for the organisation's row
+//   (every write of the organisation's calls takes that row in turn: the webhooks of the calls on the
+//   line, the other process's claims); the campaign's row and facts; picking the contacts; writing the
+//   calls and contacts; COMMIT; and the part after the claim committed. Then the calls per claim.
+// - the floor: a claim of the run's median size on the quiet database afterwards, its statements sent
+//   bare at the driver (recorded from claimCampaign, replayed BEGIN to COMMIT), beside the same claim
+//   through the dialler's code (claimFloor).
 // - concurrency: the highest number of calls on at once, sampled every few milliseconds from this
 //   process (in_progress contacts; calls not ended every 50 ms): must equal the limit, never more.
 // - duplicate dials: provider calls (the sandbox's ledger) beyond one per contact and attempt: must be 0.
@@ -36,7 +40,9 @@ import { agents, campaigns, organizations, phoneNumbers } from "../server/db/sch
 import { contactRowsFromCsv, importContacts as importCampaignContacts } from "../server/campaigns/contacts-import";
 import { createCampaignSignals } from "../server/campaigns/signals";
 import { orgScope } from "../server/data/orgScope";
-import { onFreshPostgres, percentile } from "./measure";
+import { claimCampaign, type ClaimSettings } from "../server/campaigns/claim";
+import { walletPolicy } from "../server/wallet/wallet";
+import { benchConfig, onFreshPostgres, percentile } from "./measure";
 
 const QUICK = process.argv.includes("--quick");
 const CONTACTS = QUICK ? 1_000 : 10_000;
@@ -165,11 +171,10 @@ async function run(database: Database, url: string): Promise<void> {
   await sampleLoop;
 
   for (const child of children) child.process.kill("SIGTERM");
-  const reports = await Promise.all(children.map((child) => nextJson<{ overheadsMs: number[]; lockWaitsMs: number[]; afterClaimMs: number[]; dials: number }>(child)));
-  const sorted = (pick: (report: (typeof reports)[number]) => number[]) => reports.flatMap(pick).sort((a, b) => a - b);
-  const overheads = sorted((report) => report.overheadsMs);
-  const lockWaits = sorted((report) => report.lockWaitsMs);
-  const afterClaim = sorted((report) => report.afterClaimMs);
+  const reports = await Promise.all(children.map((child) => nextJson<{ timings: Record<TimingPart, number[]>; dials: number }>(child)));
+  const sorted = (part: TimingPart) => reports.flatMap((report) => report.timings[part]).sort((a, b) => a - b);
+  const overheads = sorted("overheadMs");
+  const claimSizes = sorted("claimSize");
 
   const duplicates = Number(
     (
@@ -185,6 +190,7 @@ async function run(database: Database, url: string): Promise<void> {
   const placed = Number((await watcher.query<{ n: string }>("select count(*) as n from calls where campaign_id = $1", [campaignId])).rows[0]!.n);
   await watcher.end();
 
+
   const ideal = (imported / CONCURRENCY) * CALL_SECONDS;
   const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
   console.log(`npm run bench:campaign${QUICK ? " --quick" : ""}: ${cpus().length} cores, load ${loadavg().map((load) => load.toFixed(1)).join(" ")}; PostgreSQL; two API processes`);
@@ -197,8 +203,17 @@ async function run(database: Database, url: string): Promise<void> {
   console.log(
     `| dial overhead (claim start → request) | ${spread(overheads)} (${overheads.length.toLocaleString("en-US")} dials: ${reports.map((report) => report.dials).join(" + ")}) | p95 < ${TARGETS.overheadP95Ms} ms | ${verdict(percentile(overheads, 95) < TARGETS.overheadP95Ms)} |`,
   );
-  console.log(`| … of which waiting for the organisation's row | ${spread(lockWaits)} | — | |`);
-  console.log(`| … claim committed → request | ${spread(afterClaim)} | — | |`);
+  const parts: [TimingPart, string][] = [
+    ["beginMs", "… of which a pooled connection and BEGIN"],
+    ["lockWaitMs", "… of which start → the organisation's row ours (BEGIN included; waiting for its other writers)"],
+    ["readMs", "… of which the campaign's row and the claim's facts"],
+    ["pickMs", "… of which picking the contacts"],
+    ["writeMs", "… of which writing the calls and contacts"],
+    ["commitMs", "… of which COMMIT"],
+    ["afterClaimMs", "… of which claim committed → request"],
+  ];
+  for (const [part, label] of parts) console.log(`| ${label} | ${spread(sorted(part))} | — | |`);
+  console.log(`| calls per claim | p50 ${percentile(claimSizes, 50)}, p95 ${percentile(claimSizes, 95)}, max ${claimSizes.at(-1)} | — | |`);
   console.log(`| highest concurrency | ${highest} contacts in progress, ${highestCalls} calls not ended (${samples.toLocaleString("en-US")} samples) | = ${CONCURRENCY}, never more | ${verdict(highest <= CONCURRENCY && highestCalls <= CONCURRENCY)}${highest < CONCURRENCY ? " (limit not reached)" : ""} |`);
   console.log(`| duplicate dials | ${duplicates} (${placed.toLocaleString("en-US")} calls placed) | 0 | ${verdict(duplicates === 0 && placed === imported)} |`);
   console.log(
@@ -206,6 +221,107 @@ async function run(database: Database, url: string): Promise<void> {
   );
   console.log("");
   console.log(`contacts: ${tally.map((row) => `${row.n} ${row.status}`).join(", ")}`);
+
+  // The floor: a claim of the run's median size, its statements sent bare at the driver, on the quiet database.
+  const floorSize = Math.max(1, Math.round(percentile(claimSizes, 50)));
+  const floor = await claimFloor(database, { orgId, agentId, phoneNumberId, size: floorSize });
+  console.log("");
+  console.log("| floor (after the run, quiet database) | value |");
+  console.log("|---|---|");
+  console.log(`| a claim of ${floorSize} (the run's median), its ${floor.statements} statements bare at the driver, BEGIN to COMMIT | ${spread(floor.bare)} |`);
+  console.log(`| the same claim through the dialler's code (claimCampaign) | ${spread(floor.api)} |`);
+  console.log(`| the run's dial overhead, for comparison | ${spread(overheads)} |`);
+}
+
+type TimingPart = "overheadMs" | "beginMs" | "lockWaitMs" | "readMs" | "pickMs" | "writeMs" | "commitMs" | "afterClaimMs" | "claimSize";
+
+const FLOOR_ITERATIONS = QUICK ? 100 : 300;
+const FLOOR_WARMUP = 20;
+
+/**
+ * The bare-SQL floor of a dial: on the database the run left (quiet now), a campaign of its own whose
+ * max_concurrency is `size`, claimed again and again by claimCampaign (the dialler's code) and by the
+ * statements that claim sent, recorded at the driver and replayed bare on one pooled connection (BEGIN to
+ * COMMIT: the same locks, the same prepared statements). Between runs the claim is undone (its calls
+ * deleted, its contacts queued again), so both meet the same rows. Alternating, as timeInterleaved does.
+ */
+async function claimFloor(database: Database, refs: { orgId: string; agentId: string; phoneNumberId: string; size: number }): Promise<{ api: number[]; bare: number[]; statements: number }> {
+  if (database.driver.kind !== "postgres") throw new Error("the floor needs PostgreSQL");
+  const pool = database.driver.pool;
+  const campaignId = randomUUID();
+  await database.db.insert(campaigns).values({
+    id: campaignId,
+    orgId: refs.orgId,
+    name: "Bench floor",
+    agentId: refs.agentId,
+    phoneNumberId: refs.phoneNumberId,
+    status: "draft",
+    schedule: { windows: ALWAYS, fallback_timezone: "UTC" },
+    maxConcurrency: refs.size,
+    retry: { ...DEFAULT_CAMPAIGN_RETRY, max_attempts: 1 },
+  });
+  const lines = ["number,name"];
+  for (let i = 0; i < 200; i++) lines.push(`+1${String(3_000_000_000 + i * 17)},Floor ${i + 1}`);
+  await importContacts(database, refs.orgId, campaignId, lines.join("\n"));
+  await database.db.execute(sql`update campaigns set status = 'running', started_at = now() where id = ${campaignId}`);
+  const config = benchConfig("campaign-floor", { STARTING_CREDIT_USD: "1000000", ORG_CONCURRENT_CALLS: "1000", DEFAULT_PLAN: "enterprise" });
+  const settings: ClaimSettings = { diallerId: "bench-floor", leaseMs: 60_000, orgConcurrentCalls: 1000, defaultPlan: "enterprise", wallet: walletPolicy(config), isSandbox: true };
+
+  // Every statement a pooled connection sends while `recording` is set (the claim's transaction has one connection to itself).
+  let recording: unknown[][] | null = null;
+  const wrapped = new WeakSet<object>();
+  type Connect = (callback?: (...args: unknown[]) => void) => Promise<pg.PoolClient> | undefined;
+  const originalConnect = pool.connect.bind(pool) as Connect;
+  // pool.query connects with a callback (left as it is); drizzle's transactions await a client.
+  (pool as unknown as { connect: Connect }).connect = (callback) => (callback ? originalConnect(callback) : connectRecording());
+  const connectRecording = async () => {
+    const client = (await originalConnect())!;
+    if (!wrapped.has(client)) {
+      wrapped.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+        recording?.push(args);
+        return query(...args);
+      };
+    }
+    return client;
+  };
+  const undo = async () => {
+    await database.db.execute(sql`delete from calls where campaign_id = ${campaignId}`);
+    await database.db.execute(
+      sql`update campaign_contacts set status = 'queued', attempts = 0, last_call_id = null, lease_until = null, leased_by = null where campaign_id = ${campaignId} and status <> 'queued'`,
+    );
+  };
+  let statements: unknown[][] = [];
+  const api: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < FLOOR_WARMUP + FLOOR_ITERATIONS; i++) {
+    await undo();
+    recording = [];
+    let started = performance.now();
+    const claim = await claimCampaign(database.db, { id: campaignId, orgId: refs.orgId }, settings, Date.now());
+    const apiMs = performance.now() - started;
+    statements = recording;
+    recording = null;
+    if (claim.kind !== "claimed" || claim.calls.length !== refs.size) throw new Error(`the floor's claim took ${claim.kind === "claimed" ? claim.calls.length : claim.kind}, not ${refs.size}`);
+    await undo();
+    started = performance.now();
+    const client = (await originalConnect())!;
+    try {
+      for (const args of statements) await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+    } finally {
+      client.release();
+    }
+    const bareMs = performance.now() - started;
+    if (i >= FLOOR_WARMUP) {
+      api.push(apiMs);
+      bare.push(bareMs);
+    }
+  }
+  await undo();
+  await database.db.execute(sql`update campaigns set status = 'completed' where id = ${campaignId}`);
+  (pool as unknown as { connect: Connect }).connect = originalConnect;
+  return { api: api.sort((a, b) => a - b), bare: bare.sort((a, b) => a - b), statements: statements.length };
 }
 
 const unavailable = await postgresAnswers(PG_URL);
