@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { AGENT_ID, serveAgents } from "./agents-fixtures";
 import { CAMPAIGN_ID, serveCampaigns } from "./campaigns-fixtures";
-import { findScreen, installFetchFake, renderConsole, waitForPath } from "./test-utils";
+import { findScreen, installFetchFake, json, renderConsole, waitForPath } from "./test-utils";
 
 const SIDEBAR = [
   ["Dashboard", "View your dashboard", "/dashboard"],
@@ -146,16 +146,17 @@ describe("the screens inside the shell", () => {
     expect(fetch.requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(["GET /api/dashboard/", "GET /api/organization/settings"]);
   });
 
-  const SCREENS = [
-    ["/orders", "Orders"],
-  ] as const;
-
-  it.each(SCREENS)("%s shows %s and says it is not built yet, without calling the API", async (path, title) => {
-    const { fetch, pathname } = renderConsole({ path });
-    await findScreen(title);
-    expect(screen.getByText("This screen is not built yet.")).toBeInTheDocument();
-    expect(pathname()).toBe(path);
-    await waitFor(() => expect(document.title).toBe(`${title} · Voice Agents`));
-    expect(fetch.requests).toEqual([]);
+  it("/orders asks for its orders and its figures", async () => {
+    const fetch = installFetchFake();
+    fetch.on("GET", "/api/order/", () => json({ data: [], total: 0, page: 1, limit: 20 }));
+    fetch.on("GET", "/api/order/stats", () =>
+      json({ data: { orders: 0, called: 0, recovered: 0, recovery_rate: null, recovered_revenue: [], average_time_to_recovery_seconds: null, by_status: {} } }),
+    );
+    const { pathname } = renderConsole({ path: "/orders", fetch });
+    await findScreen("Orders");
+    expect(await screen.findByText("No orders yet")).toBeInTheDocument();
+    expect(pathname()).toBe("/orders");
+    await waitFor(() => expect(document.title).toBe("Orders · Voice Agents"));
+    expect(fetch.requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(["GET /api/order/?page=1&limit=20", "GET /api/order/stats"]);
   });
 });

@@ -52,6 +52,7 @@ export const resourceRoutes: Record<string, ResourceRoutes> = {
   campaign: { ...crud("/campaign"), listQuery: (params) => ({ ...paging(params), ...campaignListFilterQuery(params.filters) }) },
   // DELETE /appointment/{id} cancels it (the record stays, status cancelled).
   appointment: { ...crud("/appointment"), listQuery: (params) => ({ ...paging(params), ...appointmentListFilterQuery(params.filters) }) },
+  order: { ...crud("/order"), listQuery: (params) => ({ ...paging(params), ...orderListFilterQuery(params.filters) }) },
   // The wallet's ledger (contract/billing.ts ledgerQuerySchema); read only.
   "billing-ledger": { list: "/billing/ledger", listQuery: (params) => ({ ...paging(params), ...ledgerFilterQuery(params.filters) }) },
 };
@@ -148,6 +149,25 @@ export function campaignListFilterQuery(filters: CrudFilter[] | undefined): Reco
   for (const filter of logicalFilters(filters)) {
     if ((filter.field === "status" || filter.field === "search") && typeof filter.value === "string" && filter.value.trim()) {
       query[filter.field] = filter.value.trim();
+    }
+  }
+  return query;
+}
+
+/**
+ * The order list's query (contract/order.ts orderListQuerySchema): status as one or several values,
+ * comma-separated; startDate/endDate as YYYY-MM-DD; search and integrationId only when non-empty.
+ */
+export function orderListFilterQuery(filters: CrudFilter[] | undefined): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const filter of logicalFilters(filters)) {
+    if (filter.field === "startDate" || filter.field === "endDate") {
+      query[filter.field] = formatCalendarDate(filter.value);
+    } else if (filter.field === "status") {
+      const values = (Array.isArray(filter.value) ? filter.value : [filter.value]).filter((value): value is string => typeof value === "string" && value.trim() !== "");
+      query.status = values.length > 0 ? values.join(",") : undefined;
+    } else if (filter.field === "search" || filter.field === "integrationId") {
+      query[filter.field] = valueFilter(filter.value);
     }
   }
   return query;

@@ -11,6 +11,7 @@ import { formatPeriod } from "../../components/dashboard/dashboard-format";
 import { dashboardQuery, dashboardViewParams, readDashboardView, todayIn, type DashboardView } from "../../components/dashboard/dashboard-period";
 import { FirstRun, isFirstRun } from "../../components/dashboard/first-run";
 import { KpiCards } from "../../components/dashboard/kpi-cards";
+import { OrdersCard } from "../../components/dashboard/orders-card";
 import { PlanUsageCard } from "../../components/dashboard/plan-usage-card";
 import { TimeZoneSetting } from "../../components/dashboard/time-zone-setting";
 import { useDashboard, useOrganizationSettings } from "../../components/dashboard/use-dashboard";
@@ -132,6 +133,7 @@ export default function DashboardPage() {
           <KpiCards dashboard={dashboard} periodLink={periodLink} callLogsLink={callLogsLink} />
           <PlanUsageCard plan={dashboard.plan} />
           <CampaignsCard campaigns={campaigns} />
+          <OrdersCard orders={dashboard.orders} />
           <AppointmentsCard appointments={dashboard.appointments} zone={dashboard.period.timezone} />
           {noCalls ? (
             <div className="dash-panel dash-panel--wide dash-empty" role="status">

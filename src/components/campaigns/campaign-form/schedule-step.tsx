@@ -21,7 +21,7 @@ function localTime(instant: number, zone: string): string {
 }
 
 /** Where the windows stand now in one zone: open, or when they next open (contract/campaign-schedule.ts). */
-function NextOpening({ windows, zone }: { windows: WindowValue[] | undefined; zone: string }) {
+export function NextOpening({ windows, zone }: { windows: WindowValue[] | undefined; zone: string }) {
   const key = JSON.stringify(windows ?? []);
   const sentence = useMemo(() => {
     const valid = (JSON.parse(key) as WindowValue[]).filter(isValidWindow);
@@ -35,7 +35,7 @@ function NextOpening({ windows, zone }: { windows: WindowValue[] | undefined; zo
 }
 
 /** One window: its days, from, until (24:00 for the end of the day; the end after the start). */
-function WindowFields({ name, index, disabled, onRemove }: { name: number; index: number; disabled: boolean; onRemove?: () => void }) {
+export function WindowFields({ name, index, disabled, onRemove }: { name: number; index: number; disabled: boolean; onRemove?: () => void }) {
   return (
     <div className="campaign-window" role="group" aria-label={text.window(index + 1)}>
       <Form.Item name={[name, "days"]} label={text.days} className="campaign-window__days" rules={[{ required: true, type: "array", min: 1, message: text.daysRequired }]}>
