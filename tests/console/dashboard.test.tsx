@@ -42,12 +42,13 @@ const card = (kpi: string) => document.querySelector<HTMLElement>(`[data-kpi="${
 const changeOf = (kpi: string) => card(kpi).querySelector<HTMLElement>(".dash-card__change")!;
 
 // The browser is in Los Angeles, the organisation in Berlin: a day cut in the wrong zone shows.
-const browserZone = process.env.TZ;
+// vi.stubEnv puts TZ back as it was (unset included; assigning undefined would set it to the string
+// "undefined", no zone at all, for the next file run in this process).
 beforeEach(() => {
-  process.env.TZ = "America/Los_Angeles";
+  vi.stubEnv("TZ", "America/Los_Angeles");
 });
 afterEach(() => {
-  process.env.TZ = browserZone;
+  vi.unstubAllEnvs();
 });
 
 describe("the dashboard's figures", () => {
