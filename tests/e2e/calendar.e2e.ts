@@ -90,33 +90,59 @@ test("Calendar: an admin sets availability, turns booking on, a sandbox call boo
     // Dragged two hours later (or earlier, near the day's end) in the same day column.
     const startHour = new Date(booked.start).getUTCHours();
     const hours = startHour <= 20 ? 2 : -2;
+    // The event on screen first (a late slot can be below the grid's first screen).
+    await event.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const from = await event.boundingBox();
     assert.ok(from);
-    const hourHeight = await page.evaluate(() => {
-      const lanes = [...document.querySelectorAll<HTMLElement>("[data-time]")];
-      const first = lanes[0]?.getBoundingClientRect();
-      return first ? first.height : 0;
-    });
-    assert.ok(hourHeight > 0, "the week view has its time slots");
-    // The grid's rows: their length from the times they carry.
-    const times = await page.evaluate(() => [...new Set([...document.querySelectorAll<HTMLElement>("[data-time]")].map((lane) => lane.dataset.time ?? ""))]);
-    const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-    const slotMinutes = times.length > 1 ? minutesOf(times[1]!) - minutesOf(times[0]!) : 30;
-    const dy = (hours * 60 * hourHeight) / slotMinutes;
+    // Dragged onto the row of the time wanted, that row found again just before the drop as a person would
+    // by eye (near the grid's edge FullCalendar may scroll the grid under a dragged event). Where in its
+    // first snaps the event is held changes FullCalendar's measure by a quarter-hour (measured: held 1–5 px
+    // in, an upward drag of 2 h landed 15 min short; 7–12 px, exact; 14 px and more, 15 min long), so it is
+    // held 9 px in, in the middle of that range. The appointment must be saved where the dragged copy was
+    // dropped on the grid (what a person sees), and that is two hours on.
+    const wanted = Date.parse(booked.start) + hours * 3_600_000;
+    const wantedRow = new Date(wanted).toISOString().slice(11, 19); // the grid is in UTC (ZONE)
+    const rowTop = (time: string) =>
+      page.evaluate((t) => document.querySelector<HTMLElement>(`[data-time="${t}"]`)?.getBoundingClientRect().top ?? null, time);
+    const grip = Math.min(9, from.height / 2);
     const x = from.x + from.width / 2;
-    const y = from.y + Math.min(10, from.height / 2);
+    const y = from.y + grip;
+    const firstTarget = await rowTop(wantedRow);
+    assert.ok(firstTarget !== null, `the week view has a ${wantedRow} row`);
     await page.mouse.move(x, y);
     await page.mouse.down();
-    for (let step = 1; step <= 10; step++) await page.mouse.move(x, y + (dy * step) / 10);
+    for (let step = 1; step <= 10; step++) await page.mouse.move(x, y + ((firstTarget + grip - y) * step) / 10);
+    for (let settle = 0; settle < 3; settle++) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await page.mouse.move(x, (await rowTop(wantedRow))! + grip);
+    }
+    // The dragged copy's place on the grid: minutes from midnight, from the rows' pitch.
+    const shown = await page.evaluate(
+      ({ title, originalTop }) => {
+        const rows = [...document.querySelectorAll<HTMLElement>("[data-time]")];
+        const midnight = rows.find((row) => row.dataset.time === "00:00:00")?.getBoundingClientRect().top;
+        const next = rows.find((row) => row.dataset.time !== "00:00:00")!;
+        const nextMinutes = Number(next.dataset.time!.slice(0, 2)) * 60 + Number(next.dataset.time!.slice(3, 5));
+        const perMinute = (next.getBoundingClientRect().top - midnight!) / nextMinutes;
+        const copy = [...document.querySelectorAll<HTMLElement>(".cal-event")].find(
+          (element) => element.textContent?.includes(title) && Math.abs(element.getBoundingClientRect().top - originalTop) > 1,
+        );
+        return copy ? Math.round((copy.getBoundingClientRect().top - midnight!) / perMinute / 15) * 15 : null;
+      },
+      { title: booked.title, originalTop: from.y },
+    );
     await page.mouse.up();
+    assert.ok(shown !== null, "the dragged copy of the appointment is on the grid");
 
-    const wanted = Date.parse(booked.start) + hours * 3_600_000;
     let moved: Appointment | undefined;
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
       moved = (await api<{ data: Appointment }>("GET", `/appointment/${booked.id}`)).body.data;
       if (moved.start !== booked.start) break;
     }
     assert.ok(moved);
+    const dayStart = Date.parse(`${moved.start.slice(0, 10)}T00:00:00Z`);
+    assert.equal(Date.parse(moved.start), dayStart + shown * 60_000, `saved where it was dropped: ${moved.start}, shown at ${shown} min past midnight`);
     assert.equal(Date.parse(moved.start), wanted, `moved by ${hours} h: ${booked.start} → ${moved.start}`);
     assert.equal(Date.parse(moved.end) - Date.parse(moved.start), 3_600_000, "the move keeps its length");
     assert.equal(moved.status, "booked");

@@ -4,8 +4,9 @@ import type { Page } from "playwright-core";
 import type { Campaign, CampaignContact } from "../../contract/campaign";
 import { demoApi, inPage, productForThisFile, signIn } from "./harness";
 
-// Short sandbox calls and a quick dialler, so the campaign runs its course within the test.
-const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "3", DIALLER_INTERVAL_MS: "250" });
+// Short sandbox calls and a quick dialler, so the campaign runs its course within the test. A short lease
+// too: a call whose end never arrives (a webhook lost on a loaded machine) is asked about within the test.
+const e2e = productForThisFile({ SANDBOX_CALL_SECONDS: "3", DIALLER_INTERVAL_MS: "250", DIALLER_LEASE_SECONDS: "15" });
 const api = demoApi(() => e2e.product.baseURL);
 
 // Every number ends in 00: the sandbox answers it (…01 busy, …02 no answer, …03 voicemail).
@@ -27,12 +28,27 @@ async function campaign(id: string): Promise<Campaign> {
   return answer.body.data;
 }
 
+/** What a failure needs to be understood: the campaign's counts, contacts, history and the server's last words. */
+async function diagnosis(id: string): Promise<string> {
+  const [current, contacts, events] = await Promise.all([
+    campaign(id),
+    api<{ data: CampaignContact[] }>("GET", `/campaign/${id}/contacts`),
+    api<{ data: Array<{ at: string; kind: string; detail: string }> }>("GET", `/campaign/${id}/events`),
+  ]);
+  return [
+    `status ${current.status} (${current.pause_reason ?? "no pause reason"}), counts ${JSON.stringify(current.counts)}`,
+    ...contacts.body.data.map((contact) => `contact ${contact.name}: ${contact.status}, ${contact.attempts} attempt(s), last call ${contact.last_call_id}`),
+    ...events.body.data.map((event) => `event ${event.at} ${event.kind}: ${event.detail}`),
+    `server output (last 4,000 characters):\n${e2e.product.output().slice(-4000)}`,
+  ].join("\n");
+}
+
 async function waitForStatus(id: string, wanted: Campaign["status"], timeoutMs = 60_000): Promise<Campaign> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const current = await campaign(id);
     if (current.status === wanted) return current;
-    if (Date.now() > deadline) throw new Error(`campaign ${id} is ${current.status}, not ${wanted}, after ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`campaign ${id} is ${current.status}, not ${wanted}, after ${timeoutMs} ms:\n${await diagnosis(id)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -75,9 +91,12 @@ test("Campaigns: a campaign made from a CSV is started, paused, resumed and comp
     await page.locator(".ant-tag", { hasText: "Paused" }).first().waitFor({ timeout: 20_000 });
 
     await page.getByRole("button", { name: /^Resume/ }).first().click();
-    await page.locator(".ant-tag", { hasText: "Completed" }).first().waitFor({ timeout: 90_000 });
-    const done = await campaign(id);
-    assert.equal(done.status, "completed");
+    // The toast says whether the resume went through (a refusal carries the server's sentence).
+    const toast = page.locator(".ant-notification-notice, .ant-message-notice").filter({ hasText: /Campaign resumed|could not be resumed/ }).first();
+    await toast.waitFor({ timeout: 20_000 });
+    assert.match(await toast.innerText(), /Campaign resumed/);
+    const done = await waitForStatus(id, "completed", 90_000);
+    await page.locator(".ant-tag", { hasText: "Completed" }).first().waitFor({ timeout: 20_000 });
     assert.equal(done.counts.answered, 3, JSON.stringify(done.counts));
     assert.equal(done.counts.queued + done.counts.in_progress, 0);
 

@@ -50,16 +50,21 @@ test("a second organisation opens the private clone link, signs up, and gets its
       await page.getByRole("button", { name: "Go to Login" }).click();
       await signUp(page, SECOND);
 
-      // A new person has no organisation yet: the copy needs one to land in. Hold the clone answer back a
-      // moment so that the 'Cloning Agent' state can be seen.
-      await page.route("**/api/agent/*/clone", async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 800));
+      // A new person has no organisation yet: the copy needs one to land in. Hold the clone answer back 3 s
+      // so that the 'Cloning Agent' state can be seen (800 ms was missed on a loaded 2-core machine).
+      // (A URL predicate: the request carries the link's ?key=, which a glob ending in /clone does not match.)
+      const cloneRequest = (url: URL) => /^\/api\/agent\/[^/]+\/clone$/.test(url.pathname);
+      let held = 0;
+      await page.route(cloneRequest, async (route) => {
+        held++;
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
         await route.continue();
       });
       await createFirstOrganization(page, SECOND_ORG);
       await page.getByRole("status").filter({ hasText: "Cloning Agent" }).waitFor({ timeout: 20_000 });
 
       await page.getByText("Agent cloned successfully!").first().waitFor({ timeout: 20_000 });
+      assert.equal(held, 1, "the clone request was held back once");
       await page.waitForURL((url) => AGENT_PATH.test(url.pathname) && !url.pathname.endsWith(sourceId!), { timeout: 20_000 });
       const cloneId = agentId(page);
       await page.getByLabel("Agent name", { exact: true }).waitFor({ timeout: 20_000 });
@@ -72,7 +77,7 @@ test("a second organisation opens the private clone link, signs up, and gets its
       assert.equal(await page.getByRole("switch", { name: "Public", exact: true }).getAttribute("aria-checked"), "false");
 
       // Opening the link again does not copy it twice: the copy already made is opened.
-      await page.unroute("**/api/agent/*/clone");
+      await page.unroute(cloneRequest);
       await page.goto(cloneLink);
       await page.getByText("Agent is already in your account!").first().waitFor({ timeout: 20_000 });
       await page.waitForURL((url) => url.pathname === `/agent/${cloneId}`, { timeout: 20_000 });

@@ -2,7 +2,7 @@
 // driven by playwright-core in Debian's Chromium. A failing step leaves a screenshot and the
 // page's console log under test-results/.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -50,6 +50,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   ensureConsoleBuilt();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "vap-e2e-"));
+  // A migrated, empty embedded database made once for the suite (scripts/e2e.ts): a copy skips the 5 s of
+  // a new PGlite folder's initdb. Without it (a file run by hand with node --test) the product makes its own.
+  const template = process.env.E2E_PGLITE_TEMPLATE;
+  if (template && existsSync(template)) cpSync(template, join(dataDir, "pglite"), { recursive: true });
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,

@@ -37,11 +37,18 @@ test("a visitor asks a public agent to call them: 'Agent is Calling', and the sa
     // The sandbox answers a number ending in 00 (01 busy, 02 no answer, 03 voicemail; others are drawn per call).
     await dialog.getByLabel("Phone Number").pressSequentially("4155550100");
     assert.equal(await dialog.getByLabel("Phone Number").inputValue(), "+1 (415) 555-0100");
-    // The flag comes from our own /flags, not a CDN.
-    const flag = await dialog.getByRole("button", { name: "Country: United States (+1)" }).locator("img").evaluate((img: HTMLImageElement) => ({
-      src: img.getAttribute("src"),
-      loaded: img.complete && img.naturalWidth > 0,
-    }));
+    // The flag comes from our own /flags, not a CDN. On a busy machine the image may still be on its way
+    // when the number is typed, so wait for it to finish (load or error) before asking whether it loaded.
+    const flag = await dialog.getByRole("button", { name: "Country: United States (+1)" }).locator("img").evaluate(async (img: HTMLImageElement) => {
+      if (!img.complete) {
+        await new Promise<void>((resolve) => {
+          img.addEventListener("load", () => resolve(), { once: true });
+          img.addEventListener("error", () => resolve(), { once: true });
+          setTimeout(resolve, 15_000);
+        });
+      }
+      return { src: img.getAttribute("src"), loaded: img.complete && img.naturalWidth > 0 };
+    });
     assert.deepEqual(flag, { src: "/flags/us.svg", loaded: true });
 
     const answered = page.waitForResponse((response) => response.url().endsWith("/api/call/public") && response.request().method() === "POST");
