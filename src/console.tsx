@@ -1,5 +1,6 @@
 import { Button } from "antd";
-import { lazy, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
+import { lazyRetry } from "./lib/lazy-retry";
 import type { PublicConfig } from "../contract/config";
 import { FullAreaLoader } from "./components/full-area-loader";
 import { StatusMessage } from "./components/status-message";
@@ -10,8 +11,8 @@ import { RefineRoot } from "./providers/refine-root";
 import { ConsoleRoutes } from "./routes";
 
 // One of the two session implementations is loaded, once the server has said which runs.
-const LocalSessionProvider = lazy(() => import("./auth/local-provider"));
-const ClerkSessionProvider = lazy(() => import("./auth/clerk"));
+const LocalSessionProvider = lazyRetry(() => import("./auth/local-provider"));
+const ClerkSessionProvider = lazyRetry(() => import("./auth/clerk"));
 
 type Boot = { state: "loading" } | { state: "ready"; config: PublicConfig } | { state: "failed"; reason: string };
 

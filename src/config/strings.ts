@@ -11,7 +11,6 @@ import { SANDBOX_WEB_CALL_DEFAULT_GREETING, SANDBOX_WEB_CALL_END_MESSAGE, SANDBO
 export const strings = {
   appName: "Voice Agents",
   loading: "Loading",
-  notBuiltYet: "This screen is not built yet.",
 
   screens: {
     dashboard: "Dashboard",
@@ -31,10 +30,6 @@ export const strings = {
     publicAgent: "Talk to an agent",
   },
 
-  publicPages: {
-    notBuilt: "This page is not built yet.",
-  },
-
   nav: {
     mainLabel: "Main navigation",
     dashboard: { label: "Dashboard", tooltip: "View your dashboard" },
@@ -52,6 +47,15 @@ export const strings = {
     viewPlans: "VIEW PLANS",
     viewPlansAccessible: "View plans",
     logoAlt: "Voice Agents",
+  },
+
+  screenError: {
+    loadTitle: "This screen could not load.",
+    loadDetail: "The connection may have dropped, or a new version of the console was released. Try again, or reload the page.",
+    renderTitle: "Something went wrong on this screen.",
+    renderDetail: "The details are in the browser's console. Try again, or reload the page.",
+    retry: "Try again",
+    reload: "Reload page",
   },
 
   boot: {

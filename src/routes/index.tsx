@@ -1,26 +1,27 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { lazyRetry } from "../lib/lazy-retry";
 import { Navigate, Route, Routes } from "react-router";
 import { FullAreaLoader } from "../components/full-area-loader";
 import { ShellLayout } from "../components/layout";
 import { RequireOrganization } from "../components/session/require-organization";
 import { RequireSession } from "../components/session/require-session";
 
-const DashboardPage = lazy(() => import("./dashboard"));
-const OrderListPage = lazy(() => import("./orders/list"));
-const CallLogListPage = lazy(() => import("./call-logs/list"));
-const PhoneNumberListPage = lazy(() => import("./phone-numbers/list"));
-const AgentEditPage = lazy(() => import("./agents/edit"));
-const PrivateAgentPage = lazy(() => import("./agents/private"));
-const InvitationPage = lazy(() => import("./invitation"));
-const CampaignListPage = lazy(() => import("./campaigns/list"));
-const CampaignCreatePage = lazy(() => import("./campaigns/create"));
-const CampaignEditPage = lazy(() => import("./campaigns/edit"));
-const CampaignCallsPage = lazy(() => import("./campaigns/calls"));
-const BillingPage = lazy(() => import("./billing"));
-const BillingDocumentPage = lazy(() => import("./billing/document"));
-const SubscriptionsPage = lazy(() => import("./subscriptions"));
-const CalendarPage = lazy(() => import("./calendar/list"));
-const CalendarPermissionPage = lazy(() => import("./calendar/permission"));
+const DashboardPage = lazyRetry(() => import("./dashboard"));
+const OrderListPage = lazyRetry(() => import("./orders/list"));
+const CallLogListPage = lazyRetry(() => import("./call-logs/list"));
+const PhoneNumberListPage = lazyRetry(() => import("./phone-numbers/list"));
+const AgentEditPage = lazyRetry(() => import("./agents/edit"));
+const PrivateAgentPage = lazyRetry(() => import("./agents/private"));
+const InvitationPage = lazyRetry(() => import("./invitation"));
+const CampaignListPage = lazyRetry(() => import("./campaigns/list"));
+const CampaignCreatePage = lazyRetry(() => import("./campaigns/create"));
+const CampaignEditPage = lazyRetry(() => import("./campaigns/edit"));
+const CampaignCallsPage = lazyRetry(() => import("./campaigns/calls"));
+const BillingPage = lazyRetry(() => import("./billing"));
+const BillingDocumentPage = lazyRetry(() => import("./billing/document"));
+const SubscriptionsPage = lazyRetry(() => import("./subscriptions"));
+const CalendarPage = lazyRetry(() => import("./calendar/list"));
+const CalendarPermissionPage = lazyRetry(() => import("./calendar/permission"));
 
 /** The console's routes (spec §2): the shared-agent link, then everything inside the shell. */
 export function ConsoleRoutes() {

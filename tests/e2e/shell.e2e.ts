@@ -2,7 +2,7 @@
 // VIEW PLANS opens /subscriptions; the toggle collapses the sidebar (small logo, icons only) and expands it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page, Route } from "playwright-core";
 import { inPage, productForThisFile, signIn } from "./harness";
 
 const e2e = productForThisFile();
@@ -123,5 +123,36 @@ test("the toggle collapses the sidebar to the 28 px logo and icons only, the ite
     assert.equal(await page.getByRole("button", { name: "Collapse sidebar" }).getAttribute("aria-expanded"), "true");
     for (const item of SIDEBAR) assert.ok(await nav(page).getByText(item.label, { exact: true }).isVisible(), `${item.label} shows its label again`);
     assert.ok(await sidebar(page).getByText("VIEW PLANS").isVisible());
+  });
+});
+
+test("a screen whose code cannot be fetched says so beside the sidebar, and Try again loads it once the network is back", async () => {
+  await inPage(e2e.browser, "shell screen load error", async (page) => {
+    await signIn(page, e2e.product.baseURL);
+    await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor({ timeout: 20_000 });
+
+    // The connection drops for scripts not loaded yet (Phone Numbers has not been opened in this page).
+    let refused = 0;
+    const refuse = (route: Route) => {
+      refused += 1;
+      return route.abort("internetdisconnected");
+    };
+    const scripts = (url: URL) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js");
+    await page.route(scripts, refuse);
+    await nav(page).getByRole("link", { name: "Phone Numbers", exact: true }).click();
+    await page.waitForURL(/\/phone-numbers$/);
+    const alert = page.getByRole("main").getByRole("alert");
+    await alert.getByText("This screen could not load.").waitFor({ timeout: 20_000 });
+    assert.ok(refused >= 3, `the screen's code was asked for three times (${refused} refused requests)`);
+    assert.ok(await nav(page).isVisible(), "the sidebar stays");
+    assert.ok(await alert.getByRole("button", { name: "Reload page" }).isVisible());
+
+    // Back online: Try again imports the screen's code again, without reloading the page.
+    await page.unroute(scripts, refuse);
+    await page.evaluate(() => ((window as { stillTheSamePage?: boolean }).stillTheSamePage = true));
+    await alert.getByRole("button", { name: "Try again" }).click();
+    await assertScreen(page, SIDEBAR[3]);
+    assert.equal(await page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage), true, "no reload");
   });
 });

@@ -1,14 +1,15 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { lazyRetry } from "../../lib/lazy-retry";
 import type { Agent } from "../../../contract/agent";
 import type { Appointment } from "../../../contract/calendar";
 import type { AppointmentDraft } from "./appointment-create-drawer";
 import type { useReschedule } from "./use-reschedule";
 
 // Each loads when first opened: the calendar paints without their date pickers, phone field and forms.
-const AppointmentDrawer = lazy(() => import("./appointment-drawer").then((module) => ({ default: module.AppointmentDrawer })));
-const AppointmentCreateDrawer = lazy(() => import("./appointment-create-drawer").then((module) => ({ default: module.AppointmentCreateDrawer })));
-const AvailabilityDrawer = lazy(() => import("./availability-drawer").then((module) => ({ default: module.AvailabilityDrawer })));
-const SlotTakenDialog = lazy(() => import("./slot-taken-dialog"));
+const AppointmentDrawer = lazyRetry(() => import("./appointment-drawer").then((module) => ({ default: module.AppointmentDrawer })));
+const AppointmentCreateDrawer = lazyRetry(() => import("./appointment-create-drawer").then((module) => ({ default: module.AppointmentCreateDrawer })));
+const AvailabilityDrawer = lazyRetry(() => import("./availability-drawer").then((module) => ({ default: module.AvailabilityDrawer })));
+const SlotTakenDialog = lazyRetry(() => import("./slot-taken-dialog"));
 
 /**
  * What opens over the calendar: an appointment (`appointmentId`), a new one (`draft`), a refused move

@@ -1,12 +1,13 @@
 import { Select } from "antd";
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { lazyRetry } from "../../lib/lazy-retry";
 import { strings } from "../../config/strings";
 import { useAgentList } from "../../hooks/use-agent-list";
 import { PERIOD_CHOICES, type DashboardView, type PeriodChoice } from "./dashboard-period";
 
 const text = strings.dashboard;
 const PERIOD_OPTIONS = PERIOD_CHOICES.map((value) => ({ value, label: text.periods[value] }));
-const CustomRangePicker = lazy(() => import("./custom-range-picker"));
+const CustomRangePicker = lazyRetry(() => import("./custom-range-picker"));
 
 /** One agent's figures or all: the organisation's agents (GET /agent/, shared with the other screens). */
 function AgentFilter({ agentId, onChange }: { agentId: string | undefined; onChange: (agentId: string | undefined) => void }) {

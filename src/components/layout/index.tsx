@@ -3,6 +3,7 @@ import { Button, Layout } from "antd";
 import { Suspense, useMemo, useState } from "react";
 import { Outlet, useLocation } from "react-router";
 import { strings } from "../../config/strings";
+import { ScreenErrorBoundary } from "../error-boundary";
 import { FullAreaLoader } from "../full-area-loader";
 import { ShellContext, useNarrowScreen, type ShellState } from "./shell-context";
 import { Sidebar } from "./sidebar";
@@ -44,9 +45,11 @@ export function ShellLayout() {
             />
           </Layout.Header>
           <Layout.Content className="shell-content">
-            <Suspense fallback={<FullAreaLoader />}>
-              <Outlet />
-            </Suspense>
+            <ScreenErrorBoundary resetKey={pathname}>
+              <Suspense fallback={<FullAreaLoader />}>
+                <Outlet />
+              </Suspense>
+            </ScreenErrorBoundary>
           </Layout.Content>
         </Layout>
       </Layout>

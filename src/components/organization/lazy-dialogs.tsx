@@ -1,10 +1,11 @@
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyRetry } from "../../lib/lazy-retry";
 
 // The dialogs' forms load when a dialog is first opened, not with the shell.
-const CreateOrganizationModal = lazy(() =>
+const CreateOrganizationModal = lazyRetry(() =>
   import("./create-organization-modal").then((module) => ({ default: module.CreateOrganizationModal })),
 );
-const InviteMemberModal = lazy(() =>
+const InviteMemberModal = lazyRetry(() =>
   import("./invite-member-modal").then((module) => ({ default: module.InviteMemberModal })),
 );
 

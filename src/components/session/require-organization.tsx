@@ -1,12 +1,13 @@
 import { Button } from "antd";
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
+import { Suspense, useEffect, useRef, useState, type ReactNode } from "react";
+import { lazyRetry } from "../../lib/lazy-retry";
 import { useAuthSession } from "../../auth/session";
 import { strings } from "../../config/strings";
 import { FullAreaLoader } from "../full-area-loader";
 import { StatusMessage } from "../status-message";
 
 // Shown once per account at most; not part of the shell's first load.
-const CreateFirstOrganization = lazy(() =>
+const CreateFirstOrganization = lazyRetry(() =>
   import("../organization/create-first-organization").then((module) => ({ default: module.CreateFirstOrganization })),
 );
 

@@ -1,5 +1,6 @@
 import { Skeleton, Tabs, Typography } from "antd";
-import { lazy, Suspense, useEffect } from "react";
+import { Suspense, useEffect } from "react";
+import { lazyRetry } from "../../lib/lazy-retry";
 import { BILLING_TABS, useBillingUrl, type BillingTab } from "../../components/billing/billing-url";
 import OverviewTab, { SandboxTag } from "../../components/billing/overview-tab";
 import ReceiptsTab from "../../components/billing/receipts-tab";
@@ -13,7 +14,7 @@ import { strings } from "../../config/strings";
 import { ListLoadError } from "../../components/list-load-error";
 
 /** The Usage tab and its chart (visx) are their own chunk, loaded when the tab opens. */
-const UsageTab = lazy(() => import("../../components/billing/usage-tab"));
+const UsageTab = lazyRetry(() => import("../../components/billing/usage-tab"));
 
 const loader = (
   <div role="status" aria-label={text.loading}>

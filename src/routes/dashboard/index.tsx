@@ -1,5 +1,6 @@
 import { Skeleton, theme } from "antd";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties } from "react";
+import { lazyRetry } from "../../lib/lazy-retry";
 import { useSearchParams } from "react-router";
 import type { CallFilterPatch } from "../../components/calls/call-filter-values";
 import { useCallLogsLink } from "../../components/calls/call-logs-link";
@@ -24,7 +25,7 @@ const text = strings.dashboard;
 const loadCharts = () => import("../../components/dashboard/dashboard-charts");
 // Fetched with the page, while the figures are asked for, not after they arrive.
 void loadCharts().catch(() => undefined);
-const DashboardCharts = lazy(loadCharts);
+const DashboardCharts = lazyRetry(loadCharts);
 
 function ChartsSkeleton() {
   return (

@@ -1,11 +1,12 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { lazyRetry } from "../../../lib/lazy-retry";
 import type { AuthUi } from "../../../auth/session";
 import { FullAreaLoader } from "../../full-area-loader";
 import { LocalOrganizationSwitcher } from "./organization-switcher";
 import { LocalUserButton } from "./user-button";
 
 // The sign-in form is loaded only when someone is signed out, not by a signed-in user's shell.
-const LocalSignInForm = lazy(() => import("./sign-in"));
+const LocalSignInForm = lazyRetry(() => import("./sign-in"));
 
 function LocalSignIn() {
   return (

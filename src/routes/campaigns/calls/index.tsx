@@ -1,6 +1,7 @@
 import { ArrowLeftOutlined, SyncOutlined } from "@ant-design/icons";
 import { Alert, Flex, Skeleton, Tag, Typography } from "antd";
-import { lazy, Suspense, useCallback, useEffect, type ReactNode } from "react";
+import { Suspense, useCallback, useEffect, type ReactNode } from "react";
+import { lazyRetry } from "../../../lib/lazy-retry";
 import { Link, useParams, useSearchParams } from "react-router";
 import { CallDetailDrawer } from "../../../components/calls/call-detail-drawer";
 import "../../../components/calls/call-logs.css";
@@ -19,7 +20,7 @@ import { strings } from "../../../config/strings";
 import type { ApiError } from "../../../providers/data/fetch-wrapper";
 
 const text = strings.campaigns.detail;
-const CampaignProgressChart = lazy(() => import("../../../components/campaigns/campaign-progress-chart"));
+const CampaignProgressChart = lazyRetry(() => import("../../../components/campaigns/campaign-progress-chart"));
 /** The drawer's query parameter, as on Call Logs: ?call=<id> opens that call over the page. */
 const CALL_PARAM = "call";
 
