@@ -161,13 +161,15 @@ export const dashboardSchema = z.object({
    * Orders (issue 16; the recovered-revenue card), for the period's days in the organisation's zone, not
    * tied to the agent filter: recovered = orders recovered with paid_at in the period (recovered_revenue
    * their amounts, per currency, in its major unit); called = orders with a follow-up call placed in the
-   * period; recovery_rate = recovered ÷ called (null when none was called).
+   * period; recovery_rate = of the orders called in the period, the share recovered by now, 0 to 1 (null when
+   * none was called; not recovered ÷ called: an order called before the period and paid in it is in the first
+   * and not the second).
    */
   orders: z
     .object({
       recovered: z.number().int(),
       called: z.number().int(),
-      recovery_rate: z.number().min(0).nullable(),
+      recovery_rate: z.number().min(0).max(1).nullable(),
       recovered_revenue: z.array(z.object({ currency: z.string(), amount: z.number() })),
     })
     .optional(),

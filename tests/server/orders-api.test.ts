@@ -335,4 +335,31 @@ describe("the list and the KPI figures", () => {
     const dashboard = bodyOf<{ orders: unknown }>(await request(mine, "GET", "/dashboard/", mine.memberToken));
     expect(dashboard.orders).toEqual({ recovered: 1, called: 0, recovery_rate: null, recovered_revenue: [{ currency: "USD", amount: 59.9 }] });
   });
+
+  it("the dashboard's recovery rate is the share of the orders called in the period that are recovered (an order called the day before and paid in it does not push it over 1)", async () => {
+    const mine = await ordersWorld(world.app, "Rate Co");
+    await saveFollowUp(mine, { enabled: true });
+    const [early, won, lost] = [await createOrderApi(mine), await createOrderApi(mine), await createOrderApi(mine)];
+    const day = (offset: number) => new Date(Date.UTC(2026, 5, 10 + offset, 15)).toISOString().slice(0, 10);
+    // June 9th: `early` is called; June 10th: `won` and `lost` are. `early` and `won` pay on the 10th.
+    const callOn = async (order: Order, date: Date) => {
+      const contact = await contactOf(database.db, order.id);
+      expect(contact, "the follow-up queued a contact").not.toBeNull();
+      await orgScope(database.db, mine.orgId).insert(calls, { id: crypto.randomUUID(), type: "outbound", status: "ended", customerNumber: order.customer_number, campaignContactId: contact!.id, startedAt: date, endedReason: "customer-ended-call" });
+    };
+    await callOn(early, new Date("2026-06-09T15:00:00Z"));
+    await callOn(won, new Date("2026-06-10T15:00:00Z"));
+    await callOn(lost, new Date("2026-06-10T16:00:00Z"));
+    for (const order of [early, won]) {
+      await database.db.update(orders).set({ status: "recovered", paidAt: new Date("2026-06-10T18:00:00Z"), recoveredMinor: 1000 }).where(eq(orders.id, order.id));
+    }
+    const dashboardOf = async (startDate: string, endDate: string) =>
+      bodyOf<{ orders: unknown }>(await request(mine, "GET", `/dashboard/?startDate=${startDate}&endDate=${endDate}`, mine.memberToken)).orders;
+    // The 10th alone: two recovered (paid that day), two called that day, one of them recovered.
+    expect(await dashboardOf(day(0), day(0))).toEqual({ recovered: 2, called: 2, recovery_rate: 0.5, recovered_revenue: [{ currency: "USD", amount: 20 }] });
+    // The 9th and the 10th: the three called, two of them recovered.
+    expect(await dashboardOf(day(-1), day(0))).toMatchObject({ recovered: 2, called: 3, recovery_rate: 2 / 3 });
+    // The 9th alone: `early` called and recovered since; nothing paid that day.
+    expect(await dashboardOf(day(-1), day(-1))).toEqual({ recovered: 0, called: 1, recovery_rate: 1, recovered_revenue: [] });
+  });
 });
