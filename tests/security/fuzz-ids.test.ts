@@ -3,14 +3,32 @@
  * 4xx {detail, code} and nothing changed; any query string on every list route → 200 or a 4xx
  * {detail, code}, never a 5xx, and nothing changed. See fuzz-kit.ts.
  */
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { anyText, fuzzingForThisFile, paramCases } from "./fuzz-kit";
 import { inject, paramsOf } from "./world";
 
 const fuzzing = fuzzingForThisFile(import.meta.filename);
 
 describe("fuzzing ids and query strings", () => {
+  it("the change counter the fuzzers read moves on a committed write, and not on a read or a rolled-back write", async () => {
+    const { db } = fuzzing.world;
+    const touch = sql`update organizations set name = name where id = (select id from organizations order by id limit 1)`;
+    const first = await fuzzing.fuzzer.changeCount();
+    await db.execute(sql`select count(*) from organizations`);
+    expect(await fuzzing.fuzzer.changeCount()).toBe(first);
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(touch);
+        throw new Error("roll back");
+      })
+      .catch(() => undefined);
+    expect(await fuzzing.fuzzer.changeCount()).toBe(first);
+    await db.execute(touch);
+    expect(await fuzzing.fuzzer.changeCount()).toBe(first + 1);
+  });
+
   it("routes with ids: bad ids in the path answer 4xx {detail, code} and change nothing", async () => {
     for (const route of fuzzing.world.routes.filter((r) => paramsOf(r.url).length > 0)) {
       await fuzzing.fuzzer.fuzzRoute(route, route.public ? null : fuzzing.world.b.adminToken, [paramCases(route)]);

@@ -5,7 +5,9 @@
  * wrong JSON types (arrays for objects, null, numbers for text…), a value out of its range, pattern or
  * enum, text over its maximum (unicode, up to ~1 MB), unknown or missing fields, malformed JSON, the
  * wrong content type, bodies over the 1 MB limit. Each answer must be a 4xx with a JSON {detail, code}
- * body, never a 5xx, and the database must be unchanged (snapshot() in world.ts).
+ * body, never a 5xx, and the database must be unchanged (snapshot() in world.ts; after each request the
+ * change counter of installChangeCounter() says whether the snapshot must be taken again, and each route's
+ * cases end with a full snapshot compared with the one they started from).
  *
  * Reproducible: SECURITY_FUZZ_SEED (printed) and SECURITY_FUZZ_RUNS (runs per route and kind).
  *
@@ -18,7 +20,7 @@ import type { LightMyRequestResponse } from "fastify";
 import type { RouteTableEntry } from "../../server/plugins/auth";
 import { afterAll, beforeAll } from "vitest";
 import { tally } from "./tally";
-import { buildWorld, isErrorBody, paramsOf, pathFor, routeKey, snapshot, type OrgRecords, type Snapshot, type World } from "./world";
+import { buildWorld, installChangeCounter, isErrorBody, paramsOf, pathFor, routeKey, snapshot, type OrgRecords, type Snapshot, type World } from "./world";
 
 export const SEED = Number(process.env.SECURITY_FUZZ_SEED ?? 20_261_121);
 export const RUNS = Number(process.env.SECURITY_FUZZ_RUNS ?? 40);
@@ -298,6 +300,8 @@ type OpenApi = { paths: Record<string, Record<string, { requestBody?: { content:
 
 export interface Fuzzer {
   openapi: OpenApi;
+  /** The world database's change counter (installChangeCounter in world.ts). */
+  changeCount(): Promise<number>;
   bodySchema(route: RouteTableEntry): JsonSchema | undefined;
   /** Runs the cases against the route as `token`: an answer `expectStatus` accepts ({detail, code} when 4xx), and the database unchanged. */
   fuzzRoute(
@@ -311,6 +315,7 @@ export interface Fuzzer {
 
 export async function createFuzzer(world: World, counter: ReturnType<typeof tally>): Promise<Fuzzer> {
   const openapi = (await world.app.inject({ method: "GET", url: "/api/docs/json" })).json() as OpenApi;
+  const changeCount = await installChangeCounter(world.db);
   console.log(`fuzz seed ${SEED}, ${RUNS} runs per route and case kind (SECURITY_FUZZ_SEED, SECURITY_FUZZ_RUNS)`);
 
   function bodySchema(route: RouteTableEntry): JsonSchema | undefined {
@@ -343,6 +348,7 @@ export async function createFuzzer(world: World, counter: ReturnType<typeof tall
     { errorBody = isErrorBody }: { errorBody?: (response: LightMyRequestResponse) => boolean } = {},
   ) {
     let before: Snapshot = await snapshot(world.db);
+    let counted = await changeCount();
     for (const source of cases) {
       const [arbitrary, runs] = Array.isArray(source) ? source : [source, RUNS];
       await fc.assert(
@@ -355,6 +361,9 @@ export async function createFuzzer(world: World, counter: ReturnType<typeof tall
             before = await snapshot(world.db);
             throw new Error(`${routeKey(route)} [${fuzz.kind}] answered ${describeAnswer(response)}`);
           }
+          const count = await changeCount();
+          if (count === counted) return;
+          counted = count;
           const after = await snapshot(world.db);
           if (JSON.stringify(after) !== JSON.stringify(before)) {
             const changed = Object.keys(after).filter((table) => JSON.stringify(after[table]) !== JSON.stringify(before[table]));
@@ -365,9 +374,15 @@ export async function createFuzzer(world: World, counter: ReturnType<typeof tall
         { seed: SEED, numRuns: Math.min(runs, RUNS) },
       );
     }
+    // The counter's word checked against the full snapshot once per route: unchanged means unchanged.
+    const end = await snapshot(world.db);
+    if (JSON.stringify(end) !== JSON.stringify(before)) {
+      const changed = Object.keys(end).filter((table) => JSON.stringify(end[table]) !== JSON.stringify(before[table]));
+      throw new Error(`${routeKey(route)}: ${changed.join(", ")} changed, and the change counter did not see it (installChangeCounter misses a kind of write)`);
+    }
   }
 
-  return { openapi, bodySchema, fuzzRoute };
+  return { openapi, changeCount, bodySchema, fuzzRoute };
 }
 
 /**
