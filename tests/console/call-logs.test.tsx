@@ -1,4 +1,3 @@
-import { keepAntdStyles } from "./antd-styles";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Location } from "react-router";
@@ -8,9 +7,6 @@ import type { SuccessRubric } from "../../src/components/calls/success-evaluatio
 import { AGENT_ID, makeAgent } from "./agents-fixtures";
 import { CALL_ID, listQueries, makeCall, OTHER_CALL_ID, serveCalls } from "./call-logs-fixtures";
 import { ConsoleProviders, FakeSession, findScreen, installFetchFake, json } from "./test-utils";
-
-// 'More filters' counts the filters set with an antd Badge that its CSS shows or hides.
-keepAntdStyles();
 
 function renderCallLogs(path = "/call-logs", fetch = serveCalls(installFetchFake())) {
   let location: Location | null = null;

@@ -138,7 +138,8 @@ export function CallFilters({ filters, onChange }: { filters: CrudFilter[]; onCh
           options={agents.map((agent) => ({ value: agent.id, label: agent.agent_name }))}
         />
         <Select aria-label={text.status} className="call-logs__filter call-logs__filter--status" placeholder={text.status} allowClear value={value("status")} onChange={set("status")} options={options(CALL_STATUSES)} />
-        <Button icon={<FilterOutlined aria-hidden />} aria-expanded={moreOpen} aria-controls={moreId} onClick={() => setMoreOpen(!moreOpen)}>
+        {/* The name says the count as a browser reads it (the Badge's animated digits are hidden by its CSS). */}
+        <Button icon={<FilterOutlined aria-hidden />} aria-label={moreSet > 0 ? `${text.moreFilters} ${moreSet}` : text.moreFilters} aria-expanded={moreOpen} aria-controls={moreId} onClick={() => setMoreOpen(!moreOpen)}>
           {text.moreFilters}
           {moreSet > 0 && <Badge count={moreSet} size="small" color="#1677ff" />}
         </Button>
