@@ -140,6 +140,30 @@ describe("the orders list", () => {
     await waitFor(() => expect(screen.queryByRole("button", { name: "Open order #1042" })).toBeNull());
   });
 
+  it("pages on the server: 20 a page, the total, and page 2 in the request and the URL", async () => {
+    const many = Array.from({ length: 25 }, (_, index) =>
+      makeOrder({ id: `00000000-0000-4000-8000-${String(index + 1).padStart(12, "0")}`, reference: `#${2000 + index}` }),
+    );
+    const { user, fetch, search } = await openList({ orders: many });
+    expect(screen.getAllByRole("button", { name: /^Open order #/ })).toHaveLength(20);
+    expect(screen.getByText("25 orders")).toBeInTheDocument();
+    await user.click(within(screen.getByTitle("Next Page")).getByRole("button"));
+    await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/").at(-1)).toEqual({ page: "2", limit: "20" }));
+    expect(await screen.findByRole("button", { name: "Open order #2024" })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole("button", { name: /^Open order #/ })).toHaveLength(5));
+    expect(search()).toContain("currentPage=2");
+  });
+
+  it("sends a picked date range as YYYY-MM-DD to the list and the figures, and keeps it in the URL", async () => {
+    const { user, fetch, search } = await openList();
+    await user.click(screen.getByPlaceholderText("Abandoned from"));
+    await user.type(screen.getByPlaceholderText("Abandoned from"), "2026-03-05{Enter}");
+    await user.type(screen.getByPlaceholderText("to"), "2026-03-09{Enter}");
+    await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/").at(-1)).toEqual({ page: "1", limit: "20", startDate: "2026-03-05", endDate: "2026-03-09" }));
+    await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/stats").at(-1)).toEqual({ startDate: "2026-03-05", endDate: "2026-03-09" }));
+    expect(search()).toContain("[field]=startDate&filters[0][operator]=gte&filters[0][value]=2026-03-05");
+  });
+
   it("says when no order matches, and Clear filters shows them all again", async () => {
     const { user } = await openList();
     await user.type(screen.getByRole("searchbox", { name: "Search orders" }), "nobody at all");

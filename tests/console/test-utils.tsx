@@ -182,6 +182,8 @@ export function renderConsole({
     fetch,
     /** The path the console shows now. */
     pathname: () => current?.pathname ?? "",
+    /** Its query string (decoded, as a person would read it in the address bar). */
+    search: () => decodeURIComponent(current?.search ?? ""),
   };
 }
 
