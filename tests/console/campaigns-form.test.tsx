@@ -102,15 +102,18 @@ describe("creating a campaign", () => {
 
     // Schedule: the end must be after the start.
     await user.click(screen.getByRole("button", { name: "Next" }));
-    const window1 = await screen.findByRole("group", { name: "Window 1" });
-    const end = within(window1).getByLabelText("Until");
-    await user.clear(end);
-    await user.type(end, "08:00");
+    // Read afresh each time: antd re-renders the window's fields and replaces a shown error (its old node
+    // leaves with a motion), so a node found before a click may be out of the document after it.
+    await screen.findByRole("group", { name: "Window 1" });
+    const window1 = () => screen.getByRole("group", { name: "Window 1" });
+    const end = () => within(window1()).getByLabelText("Until");
+    await user.clear(end());
+    await user.type(end(), "08:00");
     await user.click(screen.getByRole("button", { name: "Next" }));
-    expect(await within(window1).findByText("The end must be after the start")).toBeInTheDocument();
-    await user.clear(end);
-    await user.type(end, "24:00");
-    await user.click(within(window1).getByRole("checkbox", { name: "Saturday" }));
+    await waitFor(() => expect(within(window1()).getAllByText("The end must be after the start").length).toBeGreaterThan(0));
+    await user.clear(end());
+    await user.type(end(), "24:00");
+    await user.click(within(window1()).getByRole("checkbox", { name: "Saturday" }));
     // Hundreds of zones: typing narrows the list to the one wanted.
     const zone = screen.getAllByLabelText("Fallback time zone").find((element) => element.getAttribute("role") === "combobox")!;
     await user.click(zone);
