@@ -20,6 +20,44 @@ function localTime(instant: number, zone: string): string {
   return new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(instant);
 }
 
+/**
+ * The form's `windows` list: one WindowFields each, the list's error (role alert while there is one), and Add
+ * window (a weekday 09:00–17:00 window, up to CAMPAIGN_WINDOWS_MAX). Shared by the campaign form and the order
+ * follow-up settings; `validate` says what is wrong with the whole list (null when nothing is).
+ */
+export function WindowList({ disabled, validate }: { disabled: boolean; validate: (windows: WindowValue[]) => string | null }) {
+  return (
+    <Form.List
+      name="windows"
+      rules={[
+        {
+          validator: async (_, value: WindowValue[] | undefined) => {
+            const problem = validate(value ?? []);
+            if (problem) throw new Error(problem);
+          },
+        },
+      ]}
+    >
+      {(fields, { add, remove }, { errors }) => (
+        <>
+          {fields.map((field, index) => (
+            <WindowFields key={field.key} name={field.name} index={index} disabled={disabled} onRemove={fields.length > 1 ? () => remove(field.name) : undefined} />
+          ))}
+          <div className="campaign-window-errors" role={errors.length ? "alert" : undefined}>
+            <Form.ErrorList errors={errors} />
+          </div>
+          <Space wrap style={{ margin: "4px 0 8px" }}>
+            <Button icon={<PlusOutlined />} disabled={disabled || fields.length >= CAMPAIGN_WINDOWS_MAX} onClick={() => add(structuredClone(WINDOW_PRESETS.weekdays[0]!))}>
+              {text.addWindow}
+            </Button>
+            {fields.length >= CAMPAIGN_WINDOWS_MAX && <Typography.Text type="secondary">{text.maxWindows(CAMPAIGN_WINDOWS_MAX)}</Typography.Text>}
+          </Space>
+        </>
+      )}
+    </Form.List>
+  );
+}
+
 /** Where the windows stand now in one zone: open, or when they next open (contract/campaign-schedule.ts). */
 export function NextOpening({ windows, zone }: { windows: WindowValue[] | undefined; zone: string }) {
   const key = JSON.stringify(windows ?? []);
@@ -96,31 +134,7 @@ export function ScheduleStep({ editable }: { editable: Editable }) {
           </Button>
         ))}
       </Flex>
-      <Form.List
-        name="windows"
-        rules={[
-          {
-            validator: async (_, value: WindowValue[] | undefined) => {
-              if (!value || value.length === 0) throw new Error(text.windowsRequired);
-            },
-          },
-        ]}
-      >
-        {(fields, { add, remove }, { errors }) => (
-          <>
-            {fields.map((field, index) => (
-              <WindowFields key={field.key} name={field.name} index={index} disabled={disabled} onRemove={fields.length > 1 ? () => remove(field.name) : undefined} />
-            ))}
-            <Form.ErrorList errors={errors} />
-            <Space wrap style={{ marginBottom: 8 }}>
-              <Button icon={<PlusOutlined />} disabled={disabled || fields.length >= CAMPAIGN_WINDOWS_MAX} onClick={() => add({ days: ["mon", "tue", "wed", "thu", "fri"], start: "09:00", end: "17:00" })}>
-                {text.addWindow}
-              </Button>
-              {fields.length >= CAMPAIGN_WINDOWS_MAX && <Typography.Text type="secondary">{text.maxWindows(CAMPAIGN_WINDOWS_MAX)}</Typography.Text>}
-            </Space>
-          </>
-        )}
-      </Form.List>
+      <WindowList disabled={disabled} validate={(windows) => (windows.length === 0 ? text.windowsRequired : null)} />
       <NextOpening windows={windows} zone={fallback || browserZone} />
 
       <Typography.Title level={5}>{text.timezonePolicy}</Typography.Title>

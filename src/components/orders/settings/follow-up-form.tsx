@@ -1,7 +1,6 @@
-import { PlusOutlined } from "@ant-design/icons";
 import { Alert, Button, Flex, Form, InputNumber, Select, Switch, Typography } from "antd";
 import { useMemo, useState } from "react";
-import { CAMPAIGN_WINDOWS_MAX, DEFAULT_ORG_CONCURRENT_CALLS } from "../../../../contract/campaign-shared";
+import { DEFAULT_ORG_CONCURRENT_CALLS } from "../../../../contract/campaign-shared";
 import type { FollowUpSettings, FollowUpSettingsInput } from "../../../../contract/order";
 import { ATTRIBUTION_DAYS_MAX, FOLLOW_UP_DELAY_MAX_MINUTES } from "../../../../contract/order-shared";
 import { DEFAULT_TIME_ZONE } from "../../../../contract/time-zone-name";
@@ -12,7 +11,7 @@ import { usePhoneNumbers } from "../../campaigns/campaign-form/basics-step";
 import { CallingStep } from "../../campaigns/campaign-form/calling-step";
 import type { Editable } from "../../campaigns/campaign-form/editable";
 import type { WindowValue } from "../../campaigns/campaign-form/form-values";
-import { NextOpening, WindowFields } from "../../campaigns/campaign-form/schedule-step";
+import { NextOpening, WindowList } from "../../campaigns/campaign-form/schedule-step";
 import { formatPhoneNumber } from "../../phone-numbers/format-number";
 import { FOLLOW_UP_PRESETS, formValuesOf, readableDetail, settingsBody, windowsOutsideCallingHours, type FollowUpFormValues, type FollowUpPreset } from "./follow-up-values";
 import { ordersSettingsText } from "./strings";
@@ -206,37 +205,14 @@ export function FollowUpForm({ settings, canManage, save, onSaved, formId }: Fol
           </Button>
         ))}
       </Flex>
-      <Form.List
-        name="windows"
-        rules={[
-          {
-            validator: async (_, value: WindowValue[] | undefined) => {
-              if (!value || value.length === 0) throw new Error(text.windowsRequired);
-              const outside = windowsOutsideCallingHours(value);
-              if (outside.length) throw new Error(outside.join(" "));
-            },
-          },
-        ]}
-      >
-        {(fields, { add, remove }, { errors }) => (
-          <>
-            {fields.map((field, index) => (
-              <WindowFields key={field.key} name={field.name} index={index} disabled={disabled} onRemove={fields.length > 1 ? () => remove(field.name) : undefined} />
-            ))}
-            <div className="orders-settings__window-errors" role={errors.length ? "alert" : undefined}>
-              <Form.ErrorList errors={errors} />
-            </div>
-            <Button
-              icon={<PlusOutlined />}
-              style={{ margin: "4px 0 8px" }}
-              disabled={disabled || fields.length >= CAMPAIGN_WINDOWS_MAX}
-              onClick={() => add({ days: ["mon", "tue", "wed", "thu", "fri"], start: "09:00", end: "17:00" })}
-            >
-              {text.addWindow}
-            </Button>
-          </>
-        )}
-      </Form.List>
+      <WindowList
+        disabled={disabled}
+        validate={(windows) => {
+          if (windows.length === 0) return text.windowsRequired;
+          const outside = windowsOutsideCallingHours(windows);
+          return outside.length ? outside.join(" ") : null;
+        }}
+      />
       <NextOpening windows={windows} zone={fallback || browserZone} />
 
       <Typography.Title level={5}>{text.timezoneTitle}</Typography.Title>

@@ -5,9 +5,9 @@
  * retry_on, max_concurrency) are theirs, which is why the delay after abandonment is `abandon_delay`.
  */
 import type { FollowUpSettings, FollowUpSettingsInput } from "../../../../contract/order";
-import { windowWithinCallingHours } from "../../../../contract/calling-rules";
-import { RETRY_OUTCOMES, WEEKDAYS, type RetryOutcome, type Weekday } from "../../../../contract/campaign-shared";
-import { isValidWindow, type WindowValue } from "../../campaigns/campaign-form/form-values";
+import { DEFAULT_FOLLOW_UP_WINDOWS, windowWithinCallingHours } from "../../../../contract/calling-rules";
+import { RETRY_OUTCOMES, WEEKDAYS, type RetryOutcome } from "../../../../contract/campaign-shared";
+import { isValidWindow, WINDOW_PRESETS, type WindowValue } from "../../campaigns/campaign-form/form-values";
 import { ordersSettingsText } from "./strings";
 
 export interface FollowUpFormValues {
@@ -24,12 +24,10 @@ export interface FollowUpFormValues {
   attribution_days: number;
 }
 
-const MON_TO_SAT: Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat"];
-
 /** Windows a person picks with one click; all inside the calling hours (contract/calling-rules.ts). */
 export const FOLLOW_UP_PRESETS = {
-  default: [{ days: MON_TO_SAT, start: "09:00", end: "20:00" }],
-  weekdays: [{ days: ["mon", "tue", "wed", "thu", "fri"] as Weekday[], start: "09:00", end: "17:00" }],
+  default: DEFAULT_FOLLOW_UP_WINDOWS.map((window) => ({ ...window, days: [...window.days] })),
+  weekdays: WINDOW_PRESETS.weekdays,
   widest: [{ days: [...WEEKDAYS], start: "08:00", end: "21:00" }],
 } satisfies Record<string, WindowValue[]>;
 export type FollowUpPreset = keyof typeof FOLLOW_UP_PRESETS;
