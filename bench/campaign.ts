@@ -25,8 +25,14 @@
 //   once: then the time is all dialling overhead, shown as the turnaround per line and call).
 //
 // Targets: import 10,000 rows in under 2 s; dial overhead p95 under 10 ms; concurrency never above the limit.
+//
+// Two knobs for looking into the figures (neither is needed for a run): BENCH_SAMPLE_MS (default 2), the
+// sampler's pause between two reads of the contacts in progress (the sampler is a load of its own on the
+// database: about 300 reads a second at 2 ms); BENCH_NODE_ARGS, extra Node.js options for the two API
+// processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (NODE_OPTIONS refuses --cpu-prof).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -77,7 +83,7 @@ interface Child {
 }
 
 function startChild(url: string): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/campaign-server.ts"], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "bench/campaign-server.ts"], {
     cwd: root,
     env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALL_SECONDS: String(CALL_SECONDS) },
     stdio: ["pipe", "pipe", "inherit"],
@@ -138,6 +144,8 @@ async function run(database: Database, url: string): Promise<void> {
   await Promise.all(children.map((child) => nextJson<{ ready: true }>(child)));
 
   const watcher = new pg.Client({ connectionString: url });
+  // An error of the bench's own connection (the database dropped after a failure) must not hide the failure.
+  watcher.on("error", (error) => console.error(`the bench's sampling connection: ${error.message}`));
   await watcher.connect();
   let highest = 0;
   let highestCalls = 0;
@@ -154,7 +162,7 @@ async function run(database: Database, url: string): Promise<void> {
         highestCalls = Math.max(highestCalls, Number(calls.rows[0]!.n));
       }
       samples++;
-      await new Promise((done) => setTimeout(done, 2));
+      await new Promise((done) => setTimeout(done, Number(process.env.BENCH_SAMPLE_MS ?? 2)));
     }
   })();
 
@@ -171,7 +179,14 @@ async function run(database: Database, url: string): Promise<void> {
   await sampleLoop;
 
   for (const child of children) child.process.kill("SIGTERM");
-  const reports = await Promise.all(children.map((child) => nextJson<{ timings: Record<TimingPart, number[]>; dials: number }>(child)));
+  const reports = await Promise.all(
+    children.map(async (child) => {
+      const done = await nextJson<{ timingsFile: string; dials: number }>(child);
+      const timings = JSON.parse(readFileSync(done.timingsFile, "utf8")) as Record<TimingPart, number[]>;
+      rmSync(done.timingsFile, { force: true });
+      return { timings, dials: done.dials };
+    }),
+  );
   const sorted = (part: TimingPart) => reports.flatMap((report) => report.timings[part]).sort((a, b) => a - b);
   const overheads = sorted("overheadMs");
   const claimSizes = sorted("claimSize");
@@ -332,6 +347,12 @@ if (unavailable) {
   await onFreshPostgres(PG_URL, async (database) => {
     const name = (database.location.split("/").pop() ?? "").split(",")[0]!;
     url.pathname = `/${name}`;
-    await run(database, url.toString());
+    try {
+      await run(database, url.toString());
+    } catch (error) {
+      // Said before the database is dropped (which ends every connection still open to it).
+      console.error("bench:campaign failed:", error);
+      throw error;
+    }
   });
 }
