@@ -213,8 +213,12 @@ export async function queueContact(
   return { status, readyAt, zones };
 }
 
-/** The sentence for an order waiting for its first call. */
-function waitingDetail(queued: { status: "queued" | "needs_timezone"; readyAt: Date | null; zones: string[] }, now: Date): string {
+/**
+ * The sentence for an order waiting for its first call. GET /order/ makes it afresh from the contact
+ * (server/orders/repository.ts), so the time it names follows the contact when its follow-up's windows
+ * change or the contact moves to another follow-up, and says "when a line is free" once that time has come.
+ */
+export function waitingDetail(queued: { status: "queued" | "needs_timezone"; readyAt: Date | null; zones: string[] }, now: Date): string {
   if (queued.status === "needs_timezone") return "Waiting for a time zone: give the order a timezone, or set a fallback zone in the follow-up settings.";
   if (!queued.readyAt) return "Queued, but the follow-up's calling windows never open in the customer's time zone: change the windows.";
   if (queued.readyAt.getTime() <= now.getTime()) return "Queued: the first call goes out when a line is free.";

@@ -20,7 +20,7 @@ import type { Db } from "../db/client";
 import { calls, campaignContacts, campaigns, orderEvents, orders, storeIntegrations } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import type { OrderEventKind } from "./events";
-import type { OrderRow } from "./follow-up";
+import { waitingDetail, type OrderRow } from "./follow-up";
 
 export type OrderListQuery = z.output<typeof orderListQuerySchema>;
 export type OrderStats = z.infer<typeof orderStatsSchema>;
@@ -62,6 +62,10 @@ export function toApiOrder(facts: OrderFacts, now = Date.now()): Order {
   const { order } = facts;
   const numberZones = numberTimeZones(order.customerNumber);
   const waiting = facts.contactStatus === "queued" && facts.readyAt !== null && (order.status === "open" || order.status === "calling");
+  const timezones = contactZones({ timezone: order.timezone, numberZones }, facts.fallbackTimezone);
+  // An open order whose contact waits for its first call: the sentence from the contact as it is now (a
+  // stored one would keep a time its follow-up's windows or a move to another follow-up changed since).
+  const firstCallWaiting = order.status === "open" && (facts.contactStatus === "queued" || facts.contactStatus === "needs_timezone") && (facts.attempts ?? 0) === 0;
   return {
     id: order.id,
     reference: order.reference,
@@ -73,14 +77,16 @@ export function toApiOrder(facts: OrderFacts, now = Date.now()): Order {
     customer_number: order.customerNumber,
     customer_email: order.customerEmail,
     timezone: order.timezone,
-    timezones: contactZones({ timezone: order.timezone, numberZones }, facts.fallbackTimezone),
+    timezones,
     items: order.items.map((item) => ({ name: item.name, quantity: item.quantity, price: minorToMajor(item.price_minor, order.currency) })),
     total: minorToMajor(order.totalMinor, order.currency),
     currency: order.currency,
     checkout_url: order.checkoutUrl,
     abandoned_at: isoTime(order.abandonedAt),
     status: order.status as OrderStatus,
-    status_detail: order.statusDetail,
+    status_detail: firstCallWaiting
+      ? waitingDetail({ status: facts.contactStatus as "queued" | "needs_timezone", readyAt: facts.readyAt, zones: timezones }, new Date(now))
+      : order.statusDetail,
     call_consent: { given: order.consentGiven, source: order.consentSource, at: order.consentAt ? isoTime(order.consentAt) : null },
     attempts: facts.attempts ?? 0,
     last_call_id: facts.lastCallId,

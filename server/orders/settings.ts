@@ -25,7 +25,7 @@ import { DEFAULT_FOLLOW_UP_WINDOWS } from "../../contract/calling-rules";
 import { ERROR_CODES } from "../../contract/errors";
 import { DEFAULT_ATTRIBUTION_DAYS, DEFAULT_FOLLOW_UP_DELAY_MINUTES } from "../../contract/order-shared";
 import type { FollowUpSettings, FollowUpSettingsInput } from "../../contract/order";
-import { agents, campaignContacts, campaigns, orderFollowUps, phoneNumbers, storeIntegrations } from "../db/schema";
+import { agents, campaignContacts, campaigns, orderFollowUps, orders, phoneNumbers, storeIntegrations } from "../db/schema";
 import { orgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { recordCampaignEvent } from "../campaigns/events";
@@ -33,7 +33,7 @@ import { recomputeReadiness } from "../campaigns/readiness";
 import type { CampaignSignals } from "../campaigns/signals";
 import { ApiError } from "../plugins/errors";
 import { lockOrganisationForCalls } from "../wallet/wallet";
-import { backfillOpenOrders, FOLLOW_UP_KIND, type FollowUp } from "./follow-up";
+import { backfillOpenOrders, FOLLOW_UP_KIND, FOLLOW_UP_NOT_SET_DETAIL, type FollowUp } from "./follow-up";
 
 /** Retries of a follow-up: busy, unanswered and failed calls, two hours apart, three calls in all (a voicemail left counts as reaching the customer). */
 export const FOLLOW_UP_DEFAULT_RETRY: CampaignRetry = { max_attempts: 3, delay_minutes: 120, on: ["busy", "no-answer", "failed"] };
@@ -228,6 +228,11 @@ export async function removeIntegrationFollowUp(ctx: Pick<FollowUpContext, "db" 
       await tx.update(campaignContacts).set({ campaignId: organisation.campaign.id, updatedAt: now }).where(waiting);
       await recomputeReadiness(tx, scope, organisation.campaign, now.getTime());
     } else {
+      // Their orders stay open, no longer waiting for a call: say so (their detail named the call).
+      await tx
+        .update(orders)
+        .set({ statusDetail: FOLLOW_UP_NOT_SET_DETAIL, updatedAt: now })
+        .where(and(eq(orders.orgId, ctx.orgId), eq(orders.status, "open"), inArray(orders.id, tx.select({ id: campaignContacts.orderId }).from(campaignContacts).where(waiting))));
       await tx.update(campaignContacts).set({ status: "cancelled", readyAt: null, updatedAt: now }).where(waiting);
     }
     await tx.update(campaigns).set({ status: "cancelled", completedAt: now, updatedAt: now }).where(eq(campaigns.id, own.campaign.id));

@@ -7,7 +7,8 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INTEGRATIONS_MAX, type Integration } from "../../contract/order";
+import { INTEGRATIONS_MAX, type Integration, type Order } from "../../contract/order";
+import { FOLLOW_UP_NOT_SET_DETAIL, localTimeText } from "../../server/orders/follow-up";
 import type { Database } from "../../server/db/client";
 import { campaignContacts, campaigns, orders, storeIntegrations } from "../../server/db/schema";
 import { bearer, buildTestApp, createOrganisation, migratedDatabase, organisationCast, signUp } from "./helpers";
@@ -167,6 +168,36 @@ describe("changing", () => {
     expect((await api(adminToken, "DELETE", `/integration/${store.id}`)).statusCode).toBe(200);
     const [moved] = await database.db.select().from(campaignContacts).where(eq(campaignContacts.orderId, secondOrder));
     expect(moved).toMatchObject({ campaignId: orgCampaignId, status: "queued" });
+  });
+
+  it("an order's waiting sentence follows its contact; removing a store's own follow-up without an organisation's one says the order no longer waits for a call", async () => {
+    const adminToken = (await signUp(app)).token;
+    await createOrganisation(app, adminToken, "Only Own Follow-up Ltd");
+    const agent = (await api(adminToken, "POST", "/agent/", { agent_name: "Closer" })).json() as { data: { id: string } };
+    const number = (await api(adminToken, "POST", "/phonenumber/", { name: "Line", provider: "vapi", area_code: "415" })).json() as { data: { id: string } };
+    const store = await createIntegration(app, adminToken, { kind: "generic", name: "Corner shop" });
+    const own = await api(adminToken, "PUT", `/integration/${store.id}`, { follow_up: { enabled: true, agent_id: agent.data.id, phone_number_id: number.data.id, delay_minutes: 5 } });
+    expect(own.statusCode, own.body).toBe(200);
+
+    const body = JSON.stringify(genericCheckout({}, { id: `chk_${randomUUID()}` }));
+    const orderId = ((await postStoreWebhook(app, STORE_WEBHOOK_PATHS.generic(store.id), body, genericHeaders(body, store.secret))).json() as { data: { order_id: string } }).data.order_id;
+    const readOrder = async () => (await api(adminToken, "GET", `/order/${orderId}`)).json() as { data: Order };
+    const setReadyAt = (at: Date) => database.db.update(campaignContacts).set({ readyAt: at }).where(eq(campaignContacts.orderId, orderId));
+
+    // The sentence is made from the contact as it is: a later time names that time, a time come says "when a line is free".
+    const later = new Date("2030-01-15T15:00:00Z");
+    await setReadyAt(later);
+    const waiting = (await readOrder()).data;
+    expect(waiting).toMatchObject({ status: "open", next_call_at: later.toISOString() });
+    expect(waiting.status_detail).toBe(`Queued: the first call may go from ${localTimeText(later, waiting.timezones)}.`);
+    await setReadyAt(new Date(Date.now() - 60_000));
+    expect((await readOrder()).data.status_detail).toBe("Queued: the first call goes out when a line is free.");
+
+    // No follow-up of the organisation's to hand it to: its call is cancelled, and the order says so.
+    expect((await api(adminToken, "PUT", `/integration/${store.id}`, { follow_up: null })).statusCode).toBe(200);
+    const [contact] = await database.db.select().from(campaignContacts).where(eq(campaignContacts.orderId, orderId));
+    expect(contact!.status).toBe("cancelled");
+    expect((await readOrder()).data).toMatchObject({ status: "open", next_call_at: null, status_detail: FOLLOW_UP_NOT_SET_DETAIL });
   });
 
   it("DELETE disconnects the store: its deliveries answer 404, its orders stay without an integration", async () => {
