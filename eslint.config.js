@@ -37,6 +37,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain scripts the page loads as they are (public/load-check.js): a browser's globals.
+    files: ["public/**/*.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.browser } },
+  },
+  {
     files: ["tests/**/*.{ts,tsx}"],
     rules: { "@typescript-eslint/no-non-null-assertion": "off", "@typescript-eslint/no-explicit-any": "off" },
   },

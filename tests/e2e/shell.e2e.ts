@@ -156,3 +156,26 @@ test("a screen whose code cannot be fetched says so beside the sidebar, and Try 
     assert.equal(await page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage), true, "no reload");
   });
 });
+
+test("when the app's own scripts cannot be fetched, the page says so with Reload page instead of staying blank", async () => {
+  await inPage(e2e.browser, "shell app scripts refused", async (page) => {
+    const scripts = (url: URL) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js");
+    const refuse = (route: Route) => route.abort("internetdisconnected");
+    await page.route(scripts, refuse);
+    await page.goto(`${e2e.product.baseURL}/`);
+    const alert = page.getByRole("alert");
+    const heading = alert.getByRole("heading", { name: "This page could not load." });
+    await heading.waitFor({ timeout: 20_000 });
+    assert.ok(await alert.getByText(/Check your connection, then reload the page\./).isVisible());
+    // In sight without scrolling (the app's root fills the viewport: a message after it would be below).
+    const box = await heading.boundingBox();
+    const viewport = page.viewportSize()!;
+    assert.ok(box && box.y >= 0 && box.y + box.height <= viewport.height, `the message is in the viewport (${JSON.stringify(box)})`);
+
+    // Back online: Reload page brings the app (the sign-in screen), and the message is gone.
+    await page.unroute(scripts, refuse);
+    await alert.getByRole("button", { name: "Reload page" }).click();
+    await page.getByLabel("Email").waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByText("This page could not load.").count(), 0);
+  });
+});
