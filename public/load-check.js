@@ -14,51 +14,52 @@
     return root !== null && root.childElementCount > 0;
   }
 
+  /** An element with its text (never HTML) and inline styles (set through the DOM, which the CSP allows). */
+  function element(tag, text, style) {
+    var node = document.createElement(tag);
+    node.textContent = text;
+    for (var name in style) node.style[name] = style[name];
+    return node;
+  }
+
   function show() {
     if (document.getElementById(SHOWN_ID) || appIsUp()) return;
     if (!document.body) {
       document.addEventListener("DOMContentLoaded", show);
       return;
     }
-    var box = document.createElement("div");
+    // Fixed: #root may already fill the viewport (min-height 100vh) and push a box after it out of sight.
+    var box = element("div", "", {
+      position: "fixed",
+      top: "15vh",
+      left: "0",
+      right: "0",
+      maxWidth: "420px",
+      margin: "0 auto",
+      padding: "0 24px",
+      fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+      color: "rgba(0, 0, 0, 0.88)",
+      textAlign: "center",
+    });
     box.id = SHOWN_ID;
     box.setAttribute("role", "alert");
-    // Fixed: #root may already fill the viewport (min-height 100vh) and push a box after it out of sight.
-    box.style.position = "fixed";
-    box.style.top = "15vh";
-    box.style.left = "0";
-    box.style.right = "0";
-    box.style.maxWidth = "420px";
-    box.style.margin = "0 auto";
-    box.style.padding = "0 24px";
-    box.style.fontFamily = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
-    box.style.color = "rgba(0, 0, 0, 0.88)";
-    box.style.textAlign = "center";
-
-    var title = document.createElement("h1");
-    title.textContent = "This page could not load.";
-    title.style.fontSize = "20px";
-    title.style.fontWeight = "600";
-    title.style.margin = "0 0 8px";
-
-    var detail = document.createElement("p");
-    detail.textContent = "The connection may have dropped, or a new version was released while the page was loading. Check your connection, then reload the page.";
-    detail.style.fontSize = "14px";
-    detail.style.lineHeight = "1.6";
-    detail.style.color = "rgba(0, 0, 0, 0.65)";
-    detail.style.margin = "0 0 20px";
-
-    var button = document.createElement("button");
+    var title = element("h1", "This page could not load.", { fontSize: "20px", fontWeight: "600", margin: "0 0 8px" });
+    var detail = element(
+      "p",
+      "The connection may have dropped, or a new version was released while the page was loading. Check your connection, then reload the page.",
+      { fontSize: "14px", lineHeight: "1.6", color: "rgba(0, 0, 0, 0.65)", margin: "0 0 20px" },
+    );
+    var button = element("button", "Reload page", {
+      font: "inherit",
+      fontSize: "14px",
+      padding: "6px 16px",
+      border: "0",
+      borderRadius: "6px",
+      background: "#1677ff",
+      color: "#fff",
+      cursor: "pointer",
+    });
     button.type = "button";
-    button.textContent = "Reload page";
-    button.style.font = "inherit";
-    button.style.fontSize = "14px";
-    button.style.padding = "6px 16px";
-    button.style.border = "0";
-    button.style.borderRadius = "6px";
-    button.style.background = "#1677ff";
-    button.style.color = "#fff";
-    button.style.cursor = "pointer";
     button.addEventListener("click", function () {
       window.location.reload();
     });
