@@ -13,6 +13,7 @@ import { agents, billingAccounts, calls, campaignContacts, invitations, phoneNum
 import { addPhoneNumber, createAgent, newOrganisation } from "./calls-fixtures";
 import { api, campaignBody, createCampaign, type CampaignOrg } from "./campaigns-fixtures";
 import { bearer, buildTestApp, invite, migratedDatabase, uniqueEmail } from "./helpers";
+import { lockOrganisationForCalls } from "../../server/wallet/wallet";
 
 const ENV = {
   DEFAULT_PLAN: "free",
@@ -144,7 +145,12 @@ describe("plan limits", () => {
     expect(await database.db.select().from(calls).where(eq(calls.orgId, org.orgId))).toHaveLength(5);
 
     // A call left unended beyond the hold window stops counting; an ended one never counts.
-    await database.db.update(calls).set({ status: "ended", endedAt: new Date() }).where(eq(calls.orgId, org.orgId));
+    // The organisation's row first, as every writer of calls takes it (lockOrganisationForCalls): the sandbox's
+    // webhooks for these calls take it and then a call's row, so taking the calls' rows first deadlocked with them on PostgreSQL.
+    await database.db.transaction(async (tx) => {
+      await lockOrganisationForCalls(tx, org.orgId);
+      await tx.update(calls).set({ status: "ended", endedAt: new Date() }).where(eq(calls.orgId, org.orgId));
+    });
     expect((await place(99)).statusCode).toBeLessThan(300);
   });
 
