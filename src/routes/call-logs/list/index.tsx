@@ -2,7 +2,6 @@ import { List, useTable } from "@refinedev/antd";
 import type { HttpError } from "@refinedev/core";
 
 import { useEffect } from "react";
-import { useSearchParams } from "react-router";
 import { DEFAULT_PAGE_SIZE } from "../../../../contract/paging";
 import { applyFilterPatch, type CallFilterPatch } from "../../../components/calls/call-filter-values";
 import { CallDetailDrawer } from "../../../components/calls/call-detail-drawer";
@@ -13,6 +12,7 @@ import { ExportCallsButton } from "../../../components/calls/export-calls-button
 import "../../../components/calls/call-logs.css";
 import { ListLoadError } from "../../../components/list-load-error";
 import { strings } from "../../../config/strings";
+import { useQueryParam } from "../../../hooks/use-query-param";
 
 const text = strings.callLogs;
 /** The drawer's query parameter: /call-logs?call=<id> opens that call over the list. */
@@ -31,19 +31,12 @@ export default function CallLogListPage() {
     sorters: { mode: "server" },
     errorNotification: false,
   });
-  const [searchParams, setSearchParams] = useSearchParams();
-  const callId = searchParams.get(CALL_PARAM) ?? undefined;
+  const [callId, setCall] = useQueryParam(CALL_PARAM);
 
   useEffect(() => {
     document.title = `${strings.screens.callLogs} · ${strings.appName}`;
   }, []);
 
-  const setCall = (id: string | undefined) =>
-    setSearchParams((params) => {
-      if (id) params.set(CALL_PARAM, id);
-      else params.delete(CALL_PARAM);
-      return params;
-    });
   // Replacing the whole list keeps the filters exactly what the bar shows (and resets to page 1).
   const changeFilters = (patch: CallFilterPatch) => setFilters((current) => applyFilterPatch(current, patch));
   const estimate = tableQuery.data?.totalIsEstimate === true;

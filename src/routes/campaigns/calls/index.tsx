@@ -2,7 +2,7 @@ import { ArrowLeftOutlined, SyncOutlined } from "@ant-design/icons";
 import { Alert, Flex, Skeleton, Tag, Typography } from "antd";
 import { Suspense, useCallback, useEffect, type ReactNode } from "react";
 import { lazyRetry } from "../../../lib/lazy-retry";
-import { Link, useParams, useSearchParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { CallDetailDrawer } from "../../../components/calls/call-detail-drawer";
 import "../../../components/calls/call-logs.css";
 import { CampaignActions } from "../../../components/campaigns/campaign-actions";
@@ -17,6 +17,7 @@ import { useCampaign, useCampaignEvents, useCampaignProgress } from "../../../co
 import { useCampaignPermissions } from "../../../components/campaigns/use-campaign-permissions";
 import { ListLoadError } from "../../../components/list-load-error";
 import { strings } from "../../../config/strings";
+import { useQueryParam } from "../../../hooks/use-query-param";
 import type { ApiError } from "../../../providers/data/fetch-wrapper";
 
 const text = strings.campaigns.detail;
@@ -55,8 +56,7 @@ function ProgressPanel({ id, live }: { id: string; live: boolean }) {
  */
 export default function CampaignCallsPage() {
   const { id = "" } = useParams();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const callId = searchParams.get(CALL_PARAM) ?? undefined;
+  const [callId, setCall] = useQueryParam(CALL_PARAM);
   const permissions = useCampaignPermissions();
   const { campaign, query } = useCampaign(id);
   const live = isLive(campaign?.status);
@@ -68,12 +68,6 @@ export default function CampaignCallsPage() {
     document.title = `${strings.screens.campaignCalls} · ${strings.appName}`;
   }, []);
 
-  const setCall = (next: string | undefined) =>
-    setSearchParams((params) => {
-      if (next) params.set(CALL_PARAM, next);
-      else params.delete(CALL_PARAM);
-      return params;
-    });
 
   let body;
   if (query.isError && (query.error as ApiError | null)?.statusCode === 404) body = <Alert type="warning" showIcon message={text.notFound} description={text.notFoundDetail} />;

@@ -3,7 +3,6 @@ import { List, useTable } from "@refinedev/antd";
 import type { HttpError } from "@refinedev/core";
 import { Button } from "antd";
 import { useCallback, useEffect, useState } from "react";
-import { useSearchParams } from "react-router";
 import type { Order } from "../../../../contract/order";
 import { DEFAULT_PAGE_SIZE } from "../../../../contract/paging";
 import { ListLoadError } from "../../../components/list-load-error";
@@ -18,6 +17,7 @@ import { ordersText } from "../../../components/orders/strings";
 import { useOrderActions } from "../../../components/orders/use-order-actions";
 import { useOrderPermissions } from "../../../components/orders/use-order-permissions";
 import { strings } from "../../../config/strings";
+import { useQueryParam } from "../../../hooks/use-query-param";
 
 const text = ordersText;
 /** The drawer's query parameter: /orders?order=<id> opens that order over the list. */
@@ -33,8 +33,7 @@ type Panel = "followUp" | "integrations" | "import";
 export default function OrderListPage() {
   const permissions = useOrderPermissions();
   const [panel, setPanel] = useState<Panel | null>(null);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const orderId = searchParams.get(ORDER_PARAM) ?? undefined;
+  const [orderId, setOrder] = useQueryParam(ORDER_PARAM);
   const { tableProps, tableQuery, filters, setFilters } = useTable<Order, HttpError>({
     resource: "order",
     syncWithLocation: true,
@@ -53,15 +52,6 @@ export default function OrderListPage() {
     void refetchStats();
     void tableQuery.refetch();
   }, [refetchStats, tableQuery]);
-  const setOrder = useCallback(
-    (id: string | undefined) =>
-      setSearchParams((params) => {
-        if (id) params.set(ORDER_PARAM, id);
-        else params.delete(ORDER_PARAM);
-        return params;
-      }),
-    [setSearchParams],
-  );
   const actions = useOrderActions(
     useCallback(
       (command: string) => {
