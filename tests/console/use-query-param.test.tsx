@@ -37,14 +37,19 @@ function Screen() {
 
 const address = () => screen.getByRole("status", { name: "address" }).textContent;
 
+/** The screen at `path` (a memory router), and a user to click in it. */
+function renderAt(path: string) {
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <Screen />
+    </MemoryRouter>,
+  );
+  return userEvent.setup();
+}
+
 describe("useQueryParam", () => {
   it("reads, sets and removes its parameter, keeping the others", async () => {
-    const user = userEvent.setup();
-    render(
-      <MemoryRouter initialEntries={["/call-logs?pageSize=20&filter=busy"]}>
-        <Screen />
-      </MemoryRouter>,
-    );
+    const user = renderAt("/call-logs?pageSize=20&filter=busy");
     expect(screen.getByRole("status", { name: "open call" })).toHaveTextContent("none");
     await user.click(screen.getByRole("button", { name: "Open" }));
     expect(address()).toBe("?pageSize=20&filter=busy&call=c1");
@@ -54,12 +59,7 @@ describe("useQueryParam", () => {
   });
 
   it("keeps a change of the address the router has not rendered yet (a filter written just before)", async () => {
-    const user = userEvent.setup();
-    render(
-      <MemoryRouter initialEntries={["/call-logs?pageSize=20"]}>
-        <Screen />
-      </MemoryRouter>,
-    );
+    const user = renderAt("/call-logs?pageSize=20");
     await user.click(screen.getByRole("button", { name: "Filter, then open" }));
     // Built on the render's copy of the address, the filter was lost: "?pageSize=20&call=c2".
     expect(address()).toBe("?filter=busy&call=c2");
