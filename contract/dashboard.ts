@@ -2,6 +2,7 @@ import { z } from "zod";
 import { dayRangeQuerySchema } from "./day-range";
 import { CALL_OUTCOMES } from "./call-outcome";
 import { campaignCountsSchema } from "./campaign";
+import { PAUSE_CODES } from "./campaign-shared";
 import { DASHBOARD_MAX_DAYS } from "./dashboard-paths";
 import { timeZoneSchema } from "./time-zone";
 import { PLAN_IDS, PLAN_LIMIT_KEYS, SUBSCRIPTION_STATUSES } from "./plans";
@@ -30,7 +31,7 @@ export * from "./dashboard-paths";
  * - campaigns: what is dialling now, whatever the period and agent: how many campaigns are running, and
  *   the running, scheduled and paused ones (at most DASHBOARD_CAMPAIGNS_MAX: running first, then
  *   scheduled, then paused, most recently changed first) with their contact counts, progress (finished
- *   contacts ÷ all, 0..1) and next_window_at (as GET /campaign/{id}).
+ *   contacts ÷ all, 0..1), next_window_at, and a paused one's pause_code and pause_reason (as GET /campaign/{id}).
  */
 
 
@@ -95,6 +96,9 @@ export const dashboardCampaignSchema = z.object({
   /** Finished contacts ÷ all contacts, 0..1 (0 without contacts). */
   progress: z.number().min(0).max(1),
   next_window_at: z.string().nullable(),
+  /** A paused campaign's cause and the sentence a person reads (as GET /campaign/{id}); null otherwise. */
+  pause_code: z.enum(PAUSE_CODES).nullable(),
+  pause_reason: z.string().nullable(),
 });
 export type DashboardCampaign = z.infer<typeof dashboardCampaignSchema>;
 

@@ -1,9 +1,10 @@
 /**
  * The dashboard's campaigns (contract/dashboard.ts): how many are running, and the running, scheduled
- * and paused ones with their counts, progress and next window. Not tied to the period or the agent:
+ * and paused ones with their counts, progress and next window, and why a paused one paused. Not tied to the period or the agent:
  * it says what is dialling now.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { PauseCode } from "../../contract/campaign-shared";
 import { DASHBOARD_CAMPAIGNS_MAX, type Dashboard } from "../../contract/dashboard";
 import { contactCounts, nextWindowAt, progressOf } from "../campaigns/repository";
 import { orgScope } from "../data/orgScope";
@@ -35,6 +36,8 @@ export async function dashboardCampaigns(db: Db, orgId: string): Promise<Dashboa
         counts: contacts.counts,
         progress: progressOf(contacts.counts),
         next_window_at: nextWindowAt(row.status, contacts.nextReadyAt),
+        pause_code: row.status === "paused" ? (row.pauseCode as PauseCode | null) : null,
+        pause_reason: row.status === "paused" ? row.pauseReason : null,
       };
     }),
   };

@@ -31,6 +31,8 @@ describe("the dashboard's campaigns card", () => {
     expect(within(spring).getByText("Running")).toBeInTheDocument();
     expect(within(spring).getByRole("progressbar", { name: "Progress of Spring renewals" })).toHaveAttribute("aria-valuenow", "44");
     expect(within(spring).getByText("44% · 88 of 200 done")).toBeInTheDocument();
+    // Running and scheduled campaigns have no pause line.
+    expect(within(card).queryByText(/^Paused/)).toBeNull();
 
     // A name is text, never markup.
     const winback = within(card).getByRole("link", { name: "Open <i>Winback</i>" }).closest("li")!;
@@ -39,6 +41,28 @@ describe("the dashboard's campaigns card", () => {
 
     await user.click(within(card).getByRole("link", { name: "Open Spring renewals" }));
     await waitForPath(pathname, "/campaigns/c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f60/calls");
+  });
+
+  it("says why a paused campaign stopped, on the card itself", async () => {
+    const reason = "Too many calls failed in a row (8 of the last 10): check the agent and the caller number, then resume.";
+    await openDashboard(
+      makeDashboard({
+        campaigns: {
+          running: 0,
+          items: [
+            makeDashboardCampaign({ status: "paused", pause_code: "circuit_breaker", pause_reason: reason }),
+            makeDashboardCampaign({ id: "c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f62", name: "<b>Old list</b>", status: "paused", pause_code: "wallet", pause_reason: null }),
+          ],
+        },
+      }),
+    );
+    const card = screen.getByRole("region", { name: "Campaigns" });
+    const spring = within(card).getByRole("link", { name: "Open Spring renewals" }).closest("li")!;
+    expect(within(spring).getByText("Paused")).toBeInTheDocument();
+    expect(within(spring).getByText(reason)).toBeInTheDocument();
+    // Without its sentence, the cause's own words.
+    const old = within(card).getByRole("link", { name: "Open <b>Old list</b>" }).closest("li")!;
+    expect(within(old).getByText("Paused: the wallet balance is too low")).toBeInTheDocument();
   });
 
   it("with none running, offers to create one", async () => {

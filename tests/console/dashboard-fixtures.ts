@@ -36,7 +36,7 @@ type Dashboard = DashboardWithCampaigns;
 /** A campaign as GET /dashboard/ lists it among the running ones. */
 export function makeDashboardCampaign(overrides: Partial<DashboardCampaignItem> = {}): DashboardCampaignItem {
   const counts = { total: 200, queued: 110, in_progress: 2, answered: 60, busy: 8, no_answer: 12, voicemail: 5, failed: 3, dnc: 0, needs_timezone: 0, cancelled: 0 };
-  return { id: "c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f60", name: "Spring renewals", status: "running", counts, progress: 88 / 200, next_window_at: null, ...overrides };
+  return { id: "c0a80121-7ac0-4e1c-9f1a-1b2c3d4e5f60", name: "Spring renewals", status: "running", counts, progress: 88 / 200, next_window_at: null, pause_code: null, pause_reason: null, ...overrides };
 }
 
 /** A dashboard of `days` days ending `end` (the previous period just before it), with its days' figures; no campaign running. */

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARD_CAMPAIGNS_MAX, type Dashboard } from "../../contract/dashboard";
 import type { Database } from "../../server/db/client";
-import { campaignContacts } from "../../server/db/schema";
+import { campaignContacts, campaigns as campaignsTable } from "../../server/db/schema";
 import { act, campaignBody, campaignOrg, createCampaign, importJson, type CampaignOrg } from "./campaigns-fixtures";
 import { dashboard } from "./dashboard-fixtures";
 import { buildTestApp, migratedDatabase } from "./helpers";
@@ -68,10 +68,18 @@ describe("the dashboard's campaigns", () => {
       counts: { total: 4, queued: 1, in_progress: 1, answered: 1, busy: 0, no_answer: 0, voicemail: 0, failed: 0, dnc: 1, needs_timezone: 0, cancelled: 0 },
       progress: 0.5,
       next_window_at: null,
+      pause_code: null,
+      pause_reason: null,
     });
     expect(campaigns.items[1]).toMatchObject({ id: scheduled, progress: 0, next_window_at: expect.any(String) });
     expect(Date.parse(campaigns.items[1]!.next_window_at!)).toBeGreaterThan(Date.now());
-    expect(campaigns.items[2]).toMatchObject({ id: paused, counts: { total: 2, queued: 2 } });
+    expect(campaigns.items[2]).toMatchObject({ id: paused, counts: { total: 2, queued: 2 }, pause_code: "manual" });
+
+    // The dialler's own pause says why on the dashboard, as on the campaign.
+    const reason = "The wallet balance ($0.40) is below the minimum of $1.00: add funds, then resume.";
+    await database.db.update(campaignsTable).set({ pauseCode: "wallet", pauseReason: reason }).where(eq(campaignsTable.id, paused));
+    expect((await dashboard(app, org.memberToken)).campaigns.items[2]).toMatchObject({ id: paused, pause_code: "wallet", pause_reason: reason });
+    expect((await dashboard(app, org.memberToken)).campaigns.items[0]).toMatchObject({ id: running, pause_code: null, pause_reason: null });
 
     for (let i = 0; i < DASHBOARD_CAMPAIGNS_MAX; i++) await campaignIn("running", `More ${i}`, 1);
     const more = (await dashboard(app, org.adminToken)).campaigns;

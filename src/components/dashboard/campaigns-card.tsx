@@ -17,7 +17,8 @@ export type DashboardWithCampaigns = Omit<Dashboard, "campaigns"> & { campaigns?
 
 /**
  * The running campaigns and how far each has got, on the landing page: plain elements (no antd
- * Progress or List on the landing chunk). Absent from the answer: no card. Empty: a way to make one.
+ * Progress or List on the landing chunk). A paused one says why (its pause_reason, as text). Absent from
+ * the answer: no card. Empty: a way to make one.
  */
 export function CampaignsCard({ campaigns }: { campaigns: DashboardCampaigns | undefined }) {
   const titleId = useId();
@@ -56,6 +57,10 @@ export function CampaignsCard({ campaigns }: { campaigns: DashboardCampaigns | u
                 <div className="dash-campaigns__bar" role="progressbar" aria-label={strings.campaigns.progressLabel(campaign.name)} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
                   <div className="dash-campaigns__fill" style={{ width: `${percent}%` }} />
                 </div>
+                {campaign.status === "paused" && (campaign.pause_reason || campaign.pause_code) && (
+                  // Why it stopped (an automatic pause waits for a person to resume it): said on the card, not on hover.
+                  <p className="dash-campaigns__reason">{campaign.pause_reason ?? strings.campaigns.pauseCodes[campaign.pause_code ?? "manual"]}</p>
+                )}
                 <div className="dash-campaigns__line dash-campaigns__meta">
                   <span>
                     {formatPercent(percent / 100)} · {strings.campaigns.finishedOf(formatCount(finishedContacts(campaign.counts)), formatCount(campaign.counts.total))}

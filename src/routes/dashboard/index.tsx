@@ -105,6 +105,7 @@ export default function DashboardPage() {
     "--dash-primary-hover": token.colorPrimaryHover,
     "--dash-on-primary": token.colorTextLightSolid,
     "--dash-focus": token.colorPrimaryBorder,
+    "--dash-warning": token.colorWarningText,
   } as CSSProperties;
 
   const failedQuery = query.isError ? query : params === null && settings.query.isError ? settings.query : null;
