@@ -7,12 +7,17 @@
 // Prints {"ready": true, "id": "<dialler id>"} once dialling, and on SIGTERM (after the dialler has
 // stopped) {"timingsFile": "<path>", "dials": N}, the file holding {"overheadMs": [...], "lockWaitMs": [...], …
 // one list per figure of DialTiming} (hundreds of kilobytes at 10,000 dials: a line that long through the
-// pipe came out garbled once, so it goes through a file).
+// pipe came out garbled once, so it goes through a file), and two figures of the process under the run's
+// load, to set the dials beside: "roundTripMs", a bare `select 1` through the app's pool every
+// PROBE_EVERY_MS (a pooled connection, one round trip, and the wait for this event loop to take up the
+// answer: what each statement of a claim pays at least), and "eventLoopDelayMs", the event loop's delay
+// (perf_hooks' monitorEventLoopDelay, 1 ms resolution; percentiles only, as it keeps a histogram).
 // Settings come from the parent's environment:
 // BENCH_DATABASE_URL, BENCH_CALL_SECONDS.
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { buildApp } from "../server/app";
 import { startDialler, type DialTiming } from "../server/campaigns/dialler";
 import { loadConfig } from "../server/config";
@@ -50,6 +55,23 @@ const dialler = startDialler(app, {
 });
 console.log(JSON.stringify({ ready: true, id: dialler.id }));
 
+// The process under the run's load: a bare round trip every PROBE_EVERY_MS, and the event loop's delay.
+const PROBE_EVERY_MS = 25;
+const roundTrips: number[] = [];
+const eventLoop = monitorEventLoopDelay({ resolution: 1 });
+eventLoop.enable();
+if (database.driver.kind !== "postgres") throw new Error("bench/campaign-server.ts runs on PostgreSQL");
+const pool = database.driver.pool;
+let probing = true;
+const probe = (async () => {
+  while (probing) {
+    const started = performance.now();
+    await pool.query("select 1");
+    roundTrips.push(performance.now() - started);
+    await new Promise((done) => setTimeout(done, PROBE_EVERY_MS));
+  }
+})();
+
 let stopping = false;
 async function stop() {
   if (stopping) return;
@@ -59,10 +81,14 @@ async function stop() {
     process.exit(1);
   }, 60_000).unref();
   await dialler.stop();
+  probing = false;
+  await probe;
+  eventLoop.disable();
   // The figures go out as soon as the dialler has stopped (no dial after that), before the app closes.
   const round = (list: number[]) => list.map((ms) => Math.round(ms * 1000) / 1000);
   const timingsFile = `${tmpdir()}/vap-bench-campaign-timings-${process.pid}.json`;
-  writeFileSync(timingsFile, JSON.stringify(Object.fromEntries(PARTS.map((part) => [part, round(timings[part])]))));
+  const eventLoopDelayMs = { p50: eventLoop.percentile(50) / 1e6, p95: eventLoop.percentile(95) / 1e6, max: eventLoop.max / 1e6 };
+  writeFileSync(timingsFile, JSON.stringify({ ...Object.fromEntries(PARTS.map((part) => [part, round(timings[part])])), roundTripMs: round(roundTrips), eventLoopDelayMs }));
   console.log(JSON.stringify({ timingsFile, dials: timings.overheadMs.length }));
   await app.close();
   await database.close();

@@ -182,12 +182,12 @@ async function run(database: Database, url: string): Promise<void> {
   const reports = await Promise.all(
     children.map(async (child) => {
       const done = await nextJson<{ timingsFile: string; dials: number }>(child);
-      const timings = JSON.parse(readFileSync(done.timingsFile, "utf8")) as Record<TimingPart, number[]>;
+      const timings = JSON.parse(readFileSync(done.timingsFile, "utf8")) as Record<TimingPart | "roundTripMs", number[]> & { eventLoopDelayMs: LoadFigures };
       rmSync(done.timingsFile, { force: true });
       return { timings, dials: done.dials };
     }),
   );
-  const sorted = (part: TimingPart) => reports.flatMap((report) => report.timings[part]).sort((a, b) => a - b);
+  const sorted = (part: TimingPart | "roundTripMs") => reports.flatMap((report) => report.timings[part]).sort((a, b) => a - b);
   const overheads = sorted("overheadMs");
   const claimSizes = sorted("claimSize");
 
@@ -246,6 +246,23 @@ async function run(database: Database, url: string): Promise<void> {
   console.log(`| a claim of ${floorSize} (the run's median), its ${floor.statements} statements bare at the driver, BEGIN to COMMIT | ${spread(floor.bare)} |`);
   console.log(`| the same claim through the dialler's code (claimCampaign) | ${spread(floor.api)} |`);
   console.log(`| the run's dial overhead, for comparison | ${spread(overheads)} |`);
+
+  // What every statement paid during the run, whatever it was: the machine's share, not the claim's.
+  console.log("");
+  console.log("| under the run's load (in each API process, during the run) | value |");
+  console.log("|---|---|");
+  console.log(`| a bare round trip (\`select 1\` through the app's pool, every 25 ms) | ${spread(sorted("roundTripMs"))} (${sorted("roundTripMs").length.toLocaleString("en-US")} probes) |`);
+  reports.forEach((report, index) => {
+    const delay = report.timings.eventLoopDelayMs;
+    console.log(`| the event loop's delay, process ${index + 1} | p50 ${fmt(delay.p50, 2)} ms, p95 ${fmt(delay.p95, 2)} ms, max ${fmt(delay.max, 2)} ms |`);
+  });
+}
+
+/** Percentiles of a histogram kept by a bench server (milliseconds). */
+interface LoadFigures {
+  p50: number;
+  p95: number;
+  max: number;
 }
 
 type TimingPart = "overheadMs" | "beginMs" | "lockWaitMs" | "readMs" | "pickMs" | "writeMs" | "commitMs" | "afterClaimMs" | "claimSize";
