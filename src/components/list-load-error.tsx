@@ -1,4 +1,5 @@
 import { Alert, Button } from "antd";
+import type { ReactNode } from "react";
 
 /** What ListLoadError reads of a list's query (Refine's tableQuery fits). */
 interface FailedQuery {
@@ -24,4 +25,13 @@ export function ListLoadError({ query, title, retryLabel }: { query: FailedQuery
       }
     />
   );
+}
+
+/**
+ * A list table's `locale.emptyText`: `empty` ("none yet", "none match") only once the list has loaded
+ * (`loaded`: its query's isSuccess); while it has failed, or is asked again after failing, a quiet dash,
+ * since nothing is known about the items and ListLoadError above says why. Rows already shown stay.
+ */
+export function listEmptyText(loaded: boolean, empty: ReactNode): ReactNode {
+  return loaded ? empty : "—";
 }

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { BillingDocument } from "../../contract/billing";
 import { billingText as text } from "../../src/components/billing/strings";
 import { AGENT_A, billingSummary, TOP_UP_ID } from "./billing-fixtures";
+import { failingList } from "./fetch-fake";
 import { findScreen, installFetchFake, json, renderConsole, signedInAs } from "./test-utils";
 
 const DOC_ID = "d0000000-0000-4000-8000-000000000001";
@@ -52,6 +53,22 @@ describe("Billing: Receipts", () => {
     fetch.on("GET", "/api/billing/documents", () => json({ data: [], total: 0, page: 1, limit: 100 }));
     renderConsole({ path: "/billing?tab=receipts", fetch });
     expect(await screen.findByText(text.receipts.empty)).toBeInTheDocument();
+  });
+
+  it("claims none while the list fails or is asked again, and Retry shows them once they load", async () => {
+    const fetch = installFetchFake();
+    const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [document_()], total: 1, page: 1, limit: 100 }));
+    fetch.on("GET", "/api/billing/documents", list.respond);
+    const { user } = renderConsole({ path: "/billing?tab=receipts", fetch });
+    expect(await screen.findByText(text.receipts.loadFailed)).toBeInTheDocument();
+    expect(screen.getByText("The database is restarting")).toBeInTheDocument();
+    expect(screen.queryByText(text.receipts.empty)).toBeNull();
+    list.recover();
+    await user.click(screen.getByRole("button", { name: text.retry }));
+    await waitFor(() => expect(list.asked()).toBe(1));
+    expect(screen.queryByText(text.receipts.empty)).toBeNull();
+    list.release();
+    expect(await screen.findByText("SBX-0001")).toBeInTheDocument();
   });
 });
 

@@ -5,14 +5,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { billingText as text } from "../../src/components/billing/strings";
 import { ConsoleRoutes } from "../../src/routes";
 import { AGENT_A, billingSummary, CALL_ID, ledgerEntry, TOP_UP_ID } from "./billing-fixtures";
-import { ConsoleProviders, findScreen, installFetchFake, json, signedInAs } from "./test-utils";
+import { failingList } from "./fetch-fake";
+import { ConsoleProviders, findScreen, installFetchFake, json, signedInAs, type RecordedRequest } from "./test-utils";
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-function open(path: string, role: "org:admin" | "org:member" = "org:admin") {
+/** The ledger's own answer (`ledger`) replaces the two entries below. */
+function open(path: string, role: "org:admin" | "org:member" = "org:admin", ledger?: (request: RecordedRequest) => Promise<Response>) {
   const fetch = installFetchFake();
   fetch.on("GET", "/api/billing/", () => json({ data: billingSummary() }));
   fetch.on("GET", "/api/agent/", () => json({ data: [{ id: AGENT_A, agent_name: "Front desk" }], total: 1, page: 1, limit: 100 }));
@@ -27,6 +29,7 @@ function open(path: string, role: "org:admin" | "org:member" = "org:admin") {
       limit: 50,
     }),
   );
+  if (ledger) fetch.on("GET", "/api/billing/ledger", ledger);
   let location: Location | null = null;
   const user = userEvent.setup();
   render(
@@ -50,6 +53,20 @@ describe("Billing: Transactions", () => {
     const request = fetch.to("GET", "/api/billing/ledger")[0]!;
     expect(request.query.get("page")).toBe("1");
     expect(request.query.get("limit")).toBe("50");
+  });
+
+  it("claims no transactions while the ledger fails or is asked again, and Retry shows them once they load", async () => {
+    const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [ledgerEntry()], total: 1, page: 1, limit: 50 }));
+    const { user } = open("/billing?tab=transactions", "org:admin", list.respond);
+    expect(await screen.findByText(text.transactions.loadFailed)).toBeInTheDocument();
+    expect(screen.getByText("The database is restarting")).toBeInTheDocument();
+    expect(screen.queryByText(text.transactions.empty)).toBeNull();
+    list.recover();
+    await user.click(screen.getByRole("button", { name: text.retry }));
+    await waitFor(() => expect(list.asked()).toBe(1));
+    expect(screen.queryByText(text.transactions.empty)).toBeNull();
+    list.release();
+    expect(await screen.findByText("Call to +15550100")).toBeInTheDocument();
   });
 
   it("pages through Refine's table: page 2 is asked for and written to the URL; a filter goes back to page 1", async () => {

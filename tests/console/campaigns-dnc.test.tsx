@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { installXhrFake, makeDncEntry, queriesTo, serveCampaigns } from "./campaigns-fixtures";
+import { failingList } from "./fetch-fake";
 import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs } from "./test-utils";
 
 const FROM_CALL = makeDncEntry({ id: "d0000000-0000-4000-8000-0000000000aa", number: "+442079460012", reason: "Asked not to be called again", source: "call" });
@@ -31,6 +32,26 @@ describe("the do-not-call list", () => {
     await user.type(within(drawer).getByRole("searchbox", { name: "Search numbers" }), "4420");
     await waitFor(() => expect(queriesTo(fetch, "GET", "/api/dnc/").at(-1)).toEqual({ page: "1", limit: "20", search: "4420" }));
     await waitFor(() => expect(within(drawer).queryByText("+14155550199")).toBeNull());
+  });
+
+  it("claims no numbers while the list fails or is asked again, and Retry shows them once they load", async () => {
+    const fetch = installFetchFake();
+    serveCampaigns(fetch, { dnc: [BY_HAND] });
+    const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [BY_HAND], total: 1, page: 1, limit: 20 }));
+    fetch.on("GET", "/api/dnc/", list.respond);
+    const { user } = renderConsole({ path: "/campaigns", fetch, session: signedInAs("org:admin") });
+    await findScreen("Campaigns");
+    await user.click(await screen.findByRole("button", { name: /Do-not-call list/ }));
+    const drawer = await findDialog("Do-not-call list");
+    expect(await within(drawer).findByText("The do-not-call list could not be loaded")).toBeInTheDocument();
+    expect(within(drawer).getByText("The database is restarting")).toBeInTheDocument();
+    expect(within(drawer).queryByText("No numbers on the list.")).toBeNull();
+    list.recover();
+    await user.click(within(drawer).getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(list.asked()).toBe(1));
+    expect(screen.queryByText("No numbers on the list.")).toBeNull();
+    list.release();
+    expect(await screen.findByText("+14155550199")).toBeInTheDocument();
   });
 
   it("adds one number with a reason", async () => {

@@ -131,3 +131,28 @@ afterEach(() => {
     expect(unhandled, "requests no test handler answered").toEqual([]);
   }
 });
+
+/**
+ * A list that fails, then recovers: `failure` until `recover()`; after it each request waits until
+ * `release()` and gets `answer`, so a test can look at the screen while a Retry is on its way.
+ */
+export function failingList(failure: () => Response, answer: Responder) {
+  let failing = true;
+  let waiting = 0;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    respond: async (request: RecordedRequest): Promise<Response> => {
+      if (failing) return failure();
+      waiting += 1;
+      await released;
+      return answer(request);
+    },
+    recover: () => {
+      failing = false;
+    },
+    /** Requests since recover(), answered or still waiting. */
+    asked: () => waiting,
+    release: () => release(),
+  };
+}

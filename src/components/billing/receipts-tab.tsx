@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { BillingDocument } from "../../../contract/billing";
 import { billingPaths } from "../../../contract/billing-shared";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
-import { ListLoadError } from "../list-load-error";
+import { ListLoadError, listEmptyText } from "../list-load-error";
 import { formatInstant, formatUsd } from "./billing-format";
 import { SandboxTag } from "./overview-tab";
 import { billingText } from "./strings";
@@ -42,7 +42,7 @@ export default function ReceiptsTab({ zone }: { zone: string | undefined }) {
         loading={query.isLoading}
         dataSource={documents ?? []}
         pagination={false}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.empty} /> }}
+        locale={{ emptyText: listEmptyText(query.isSuccess, <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.empty} />) }}
         columns={[
           { title: text.columns.number, dataIndex: "number" },
           { title: text.columns.date, dataIndex: "created_at", render: (value: string) => formatInstant(value, zone) },

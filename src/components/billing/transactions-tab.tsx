@@ -12,7 +12,7 @@ import { useAuthSession } from "../../auth/session";
 import { downloadCsv } from "../../lib/csv-download";
 import { ledgerFilterQuery } from "../../providers/data";
 import { buildQueryString, type ApiError } from "../../providers/data/fetch-wrapper";
-import { ListLoadError } from "../list-load-error";
+import { ListLoadError, listEmptyText } from "../list-load-error";
 import { AdminButton } from "./admin-button";
 import { formatInstant, formatSignedUsd, formatUsd, isDay } from "./billing-format";
 import { useBillingUrl } from "./billing-url";
@@ -159,7 +159,7 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
         scroll={{ x: "max-content" }}
         loading={query.isLoading}
         dataSource={result.data}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filtered ? text.noneMatching : text.empty} /> }}
+        locale={{ emptyText: listEmptyText(query.isSuccess, <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filtered ? text.noneMatching : text.empty} />) }}
         pagination={{
           current: page,
           pageSize: LEDGER_PAGE_SIZE,

@@ -4,6 +4,7 @@ import { Button, Empty, Flex, Table, Tag, Typography, type TableProps } from "an
 import { SANDBOX_CALL_LABEL, type CallStatus } from "../../../contract/call";
 import type { CallOutcome } from "../../../contract/call-outcome";
 import { strings } from "../../config/strings";
+import { listEmptyText } from "../list-load-error";
 import { formatCost, formatDateTime, formatDuration, type CallListItem } from "./call-format";
 import { SuccessEvaluation, useAgentRubrics } from "./success-evaluation-tag";
 
@@ -33,11 +34,14 @@ export function CallTable({
   tableProps,
   sorters,
   filtered,
+  loaded,
   onOpen,
 }: {
   tableProps: TableProps<CallListItem>;
   sorters: CrudSort[];
   filtered: boolean;
+  /** The list has loaded: until then (failed, or asked again) the table claims neither "no calls yet" nor "none match". */
+  loaded: boolean;
   onOpen: (id: string) => void;
 }) {
   const rubricOf = useAgentRubrics();
@@ -48,7 +52,7 @@ export function CallTable({
       size="middle"
       scroll={{ x: 1200 }}
       onRow={(call) => ({ onClick: () => onOpen(call.id), className: "call-logs__row" })}
-      locale={{ emptyText: <Empty description={filtered ? text.emptyFiltered : text.empty} /> }}
+      locale={{ emptyText: listEmptyText(loaded, <Empty description={filtered ? text.emptyFiltered : text.empty} />) }}
     >
       <Table.Column<CallListItem>
         dataIndex="started_at"

@@ -5,7 +5,7 @@ import type { ContactStatus } from "../../../contract/campaign-shared";
 import { CALL_OUTCOMES, type CallOutcome } from "../../../contract/call-outcome";
 import { strings } from "../../config/strings";
 import { useDraft } from "../calls/use-draft";
-import { ListLoadError } from "../list-load-error";
+import { ListLoadError, listEmptyText } from "../list-load-error";
 import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { formatInstant, formatRelative } from "./campaign-format";
 import { contactStateOptions } from "./campaign-progress";
@@ -94,7 +94,7 @@ export function CampaignContacts({ campaign, live, onOpenCall }: { campaign: Cam
         dataSource={contacts}
         loading={query.isPending}
         scroll={{ x: "max-content" }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filtered ? text.emptyFiltered : text.empty} /> }}
+        locale={{ emptyText: listEmptyText(query.isSuccess, <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filtered ? text.emptyFiltered : text.empty} />) }}
         pagination={pagination(total)}
       >
         <Table.Column<CampaignContact>

@@ -2,6 +2,7 @@ import { Button, Empty, Flex, Table, Typography, type TableProps } from "antd";
 import { Link } from "react-router";
 import type { Campaign } from "../../../contract/campaign";
 import { strings } from "../../config/strings";
+import { listEmptyText } from "../list-load-error";
 import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { CampaignActions } from "./campaign-actions";
 import { CampaignCounts, CampaignProgress, NextWindow } from "./campaign-progress";
@@ -28,7 +29,7 @@ function FirstCampaign({ onCreate }: { onCreate?: () => void }) {
 export function CampaignTable({
   tableProps,
   filtered,
-  failed,
+  loaded,
   actions,
   permissions,
   onCreate,
@@ -36,8 +37,8 @@ export function CampaignTable({
 }: {
   tableProps: TableProps<Campaign>;
   filtered: boolean;
-  /** The list could not be loaded (the error above says so): the table claims neither "none yet" nor "none match". */
-  failed: boolean;
+  /** The list has loaded: until then (failed, or asked again) the table claims neither "none yet" nor "none match". */
+  loaded: boolean;
   actions: ReturnType<typeof useCampaignActions>;
   permissions: ReturnType<typeof useCampaignPermissions>;
   onCreate?: () => void;
@@ -50,14 +51,15 @@ export function CampaignTable({
       // Columns keep their content's width; on a phone the table scrolls inside itself.
       scroll={{ x: "max-content" }}
       locale={{
-        emptyText: failed ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={false} />
-        ) : filtered ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.emptyFiltered}>
-            <Button onClick={onClearFilters}>{text.clearFilters}</Button>
-          </Empty>
-        ) : (
-          <FirstCampaign onCreate={onCreate} />
+        emptyText: listEmptyText(
+          loaded,
+          filtered ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.emptyFiltered}>
+              <Button onClick={onClearFilters}>{text.clearFilters}</Button>
+            </Empty>
+          ) : (
+            <FirstCampaign onCreate={onCreate} />
+          ),
         ),
       }}
     >

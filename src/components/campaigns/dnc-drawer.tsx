@@ -12,7 +12,7 @@ import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 import { sendWithProgress, type UploadProgress } from "../../providers/data/upload";
 import { useDraft } from "../calls/use-draft";
-import { ListLoadError } from "../list-load-error";
+import { ListLoadError, listEmptyText } from "../list-load-error";
 import { formatInstant } from "./campaign-format";
 import { useCampaignPermissions } from "./use-campaign-permissions";
 import { useTablePaging } from "./use-table-paging";
@@ -211,7 +211,7 @@ export function DncDrawer({ open, onClose }: { open: boolean; onClose: () => voi
         dataSource={entries}
         loading={query.isFetching}
         scroll={{ x: "max-content" }}
-        locale={{ emptyText: search ? text.emptyFiltered : text.empty }}
+        locale={{ emptyText: listEmptyText(query.isSuccess, search ? text.emptyFiltered : text.empty) }}
         pagination={pagination(total)}
       >
         <Table.Column<DncEntry> title={text.columns.number} dataIndex="number" render={(value: string) => <Typography.Text copyable={{ text: value }}>{value}</Typography.Text>} />

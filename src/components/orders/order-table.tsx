@@ -2,6 +2,7 @@ import { Button, Empty, Flex, Table, Typography, type TableProps } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Order } from "../../../contract/order";
+import { listEmptyText } from "../list-load-error";
 import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { callLogsCallPath } from "./order-links";
 import { formatMoney, formatWhen, itemsSummary } from "./order-format";
@@ -42,15 +43,15 @@ function NoOrdersYet({ adminActions }: { adminActions?: ReactNode }) {
 export function OrderTable({
   tableProps,
   filtered,
-  failed,
+  loaded,
   adminActions,
   onOpen,
   onClearFilters,
 }: {
   tableProps: TableProps<Order>;
   filtered: boolean;
-  /** The list could not be loaded (the error above says so): the table claims neither "none yet" nor "none match". */
-  failed: boolean;
+  /** The list has loaded: until then (failed, or asked again) the table claims neither "none yet" nor "none match". */
+  loaded: boolean;
   /** The empty state's buttons (admins: connect a store, import a CSV). */
   adminActions?: ReactNode;
   onOpen: (id: string) => void;
@@ -64,14 +65,15 @@ export function OrderTable({
       scroll={{ x: "max-content" }}
       onRow={(order) => ({ onClick: () => onOpen(order.id), className: "orders__row" })}
       locale={{
-        emptyText: failed ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={false} />
-        ) : filtered ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.empty.filtered}>
-            <Button onClick={onClearFilters}>{text.filters.clear}</Button>
-          </Empty>
-        ) : (
-          <NoOrdersYet adminActions={adminActions} />
+        emptyText: listEmptyText(
+          loaded,
+          filtered ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text.empty.filtered}>
+              <Button onClick={onClearFilters}>{text.filters.clear}</Button>
+            </Empty>
+          ) : (
+            <NoOrdersYet adminActions={adminActions} />
+          ),
         ),
       }}
     >

@@ -3,6 +3,7 @@ import { Button, Empty, Space, Table, Tag, Tooltip, Typography, type TableProps 
 import type { Agent } from "../../../contract/agent";
 import type { PhoneNumber } from "../../../contract/phone-number";
 import { strings } from "../../config/strings";
+import { listEmptyText } from "../list-load-error";
 import { formatPhoneNumber } from "./format-number";
 
 const text = strings.phoneNumbers;
@@ -20,10 +21,13 @@ export function PhoneNumberTable({
   tableProps,
   agents,
   actions,
+  loaded,
 }: {
   tableProps: TableProps<PhoneNumber>;
   agents: Agent[];
   actions: PhoneNumberActions;
+  /** The list has loaded: until then (failed, or asked again) the table does not claim there are no numbers. */
+  loaded: boolean;
 }) {
   const agentName = new Map(agents.map((agent) => [agent.id, agent.agent_name]));
   return (
@@ -33,14 +37,15 @@ export function PhoneNumberTable({
       // Columns keep their content's width (a number on one line); on a phone the table scrolls inside itself.
       scroll={{ x: "max-content" }}
       locale={{
-        emptyText: (
+        emptyText: listEmptyText(
+          loaded,
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<><strong>{text.emptyTitle}</strong><br />{text.emptyBody}</>}>
             {actions.onAdd && (
               <Button type="primary" onClick={actions.onAdd}>
                 {text.add}
               </Button>
             )}
-          </Empty>
+          </Empty>,
         ),
       }}
     >

@@ -60,6 +60,7 @@ export default function CallLogListPage() {
         }}
         sorters={sorters}
         filtered={filters.length > 0}
+        loaded={tableQuery.isSuccess}
         onOpen={(id) => setCall(id)}
       />
       <CallDetailDrawer callId={callId} onClose={() => setCall(undefined)} />

@@ -72,7 +72,7 @@ export default function CampaignListPage() {
           pagination: tableProps.pagination && { ...tableProps.pagination, showSizeChanger: true, showTotal: (total) => text.total(total) },
         }}
         filtered={filters.length > 0}
-        failed={tableQuery.isError}
+        loaded={tableQuery.isSuccess}
         actions={actions}
         permissions={permissions}
         onCreate={create}

@@ -109,7 +109,7 @@ export default function OrderListPage() {
           pagination: tableProps.pagination && { ...tableProps.pagination, showSizeChanger: true, showTotal: (total) => text.total(total) },
         }}
         filtered={filters.length > 0}
-        failed={tableQuery.isError}
+        loaded={tableQuery.isSuccess}
         adminActions={emptyActions}
         onOpen={setOrder}
         onClearFilters={() => setFilters(() => [])}

@@ -73,6 +73,7 @@ export default function PhoneNumberListPage() {
       <PhoneNumberTable
         tableProps={tableProps}
         agents={agents}
+        loaded={tableQuery.isSuccess}
         actions={{
           onAdd: canCreate ? add : undefined,
           onEdit: canEdit ? (record) => setModal({ open: true, record }) : undefined,
