@@ -39,9 +39,9 @@ describe("a new agent", () => {
     await user.type(within(dialog).getByLabelText("Name"), "Dental bookings");
     await user.click(within(dialog).getByRole("button", { name: "Create agent" }));
 
-    expect(await screen.findByText("Agent created")).toBeInTheDocument();
+    await screen.findByText("Agent created");
     await waitForPath(pathname, `/agent/${OTHER_AGENT_ID}`);
-    expect(await screen.findByDisplayValue("Dental bookings")).toBeInTheDocument();
+    await screen.findByDisplayValue("Dental bookings");
     expect(fetch.to("POST", "/api/agent/template").map((request) => request.body)).toEqual([
       { template: "appointment-setter", agent_name: "Dental bookings" },
     ]);
@@ -83,7 +83,7 @@ describe("a new agent", () => {
 
     await user.click(within(dialog).getByRole("button", { name: "Create agent" }));
 
-    expect(await screen.findByText("Your plan allows 3 agents; delete one or upgrade.")).toBeInTheDocument();
+    await screen.findByText("Your plan allows 3 agents; delete one or upgrade.");
     expect(screen.getByText("The agent could not be created")).toBeInTheDocument();
     expect(screen.getByRole("dialog", { name: "New agent" })).toBeInTheDocument();
     expect(pathname()).toBe(`/agent/${AGENT_ID}`);

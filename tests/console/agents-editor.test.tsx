@@ -69,11 +69,11 @@ describe("the agent editor", () => {
     const silence = screen.getByLabelText("Silence timeout");
     await user.clear(silence);
     await user.type(silence, "5");
-    expect(await screen.findByText("silence_timeout_seconds must be between 10 and 3600 seconds")).toBeInTheDocument();
+    await screen.findByText("silence_timeout_seconds must be between 10 and 3600 seconds");
     expect(screen.getByText(/From 10 to 3600 seconds\./)).toBeInTheDocument();
 
     await user.click(screen.getByRole("button", { name: "Save" }));
-    expect(await screen.findByText("Some settings need fixing before saving")).toBeInTheDocument();
+    await screen.findByText("Some settings need fixing before saving");
     expect(fetch.to("PUT", PUT_PATH)).toEqual([]);
   });
 
@@ -114,7 +114,7 @@ describe("the agent editor", () => {
     expect(save).toBeEnabled();
     await user.click(save);
 
-    expect(await screen.findByText("Agent saved")).toBeInTheDocument();
+    await screen.findByText("Agent saved");
     // A page-level notice (spec §9): the top-center container, not a top-right toast.
     expect(screen.getByText("Agent saved").closest(".ant-message")).not.toBeNull();
     expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([
@@ -144,7 +144,7 @@ describe("the agent editor", () => {
     await user.type(name, "Checkout helper");
     await user.click(screen.getByRole("button", { name: "Save" }));
 
-    expect(await screen.findByText("The agent could not be saved")).toBeInTheDocument();
+    await screen.findByText("The agent could not be saved");
     expect(screen.getByText("Vapi refused the assistant: voice.voiceId is not a known voice.")).toBeInTheDocument();
     expect(screen.getByLabelText("Agent name")).toHaveValue("Checkout helper");
     expect(screen.getByRole("button", { name: "Save" })).toBeEnabled();
@@ -159,10 +159,10 @@ describe("the agent editor", () => {
     await user.type(screen.getByLabelText("Tool IDs"), "book-appointment{Enter}");
     await user.click(screen.getByRole("button", { name: "Save" }));
 
-    expect(await screen.findByText("The agent could not be saved")).toBeInTheDocument();
+    await screen.findByText("The agent could not be saved");
     expect(screen.getByText(detail)).toBeInTheDocument();
     const hint = '"book-appointment" is not a tool id (a tool id is the tool\'s UUID at the voice provider)';
-    expect(await screen.findByText(hint)).toBeInTheDocument();
+    await screen.findByText(hint);
     expect(screen.getByText(hint).closest(".ant-form-item")).toContainElement(screen.getByLabelText("Tool IDs"));
     expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([{ model_tool_id: ["book-appointment"] }]);
   });
@@ -177,7 +177,7 @@ describe("the agent editor", () => {
     await user.type(screen.getByLabelText("Tool IDs"), "3f1c2b6e-0000-4000-8000-000000000000{Enter}");
     await user.click(screen.getByRole("button", { name: "Save" }));
 
-    expect(await screen.findByText(tools)).toBeInTheDocument();
+    await screen.findByText(tools);
     expect(screen.getByText(tools).closest(".ant-form-item")).toContainElement(screen.getByLabelText("Tool IDs"));
     expect(screen.getByText(tokens).closest(".ant-form-item")).toContainElement(screen.getByLabelText("Max tokens"));
   });
@@ -282,9 +282,9 @@ describe("the agent editor", () => {
     const dialog = await screen.findByRole("dialog", { name: "Delete this agent?" });
     await user.click(within(dialog).getByRole("button", { name: "Delete" }));
 
-    expect(await screen.findByText("Agent deleted")).toBeInTheDocument();
+    await screen.findByText("Agent deleted");
     await waitForPath(pathname, `/agent/${other.id}`);
-    expect(await screen.findByDisplayValue("Support line")).toBeInTheDocument();
+    await screen.findByDisplayValue("Support line");
     expect(fetch.to("DELETE", PUT_PATH)).toHaveLength(1);
   });
 
@@ -294,7 +294,7 @@ describe("the agent editor", () => {
     fetch.on("GET", PUT_PATH, () => json({ detail: "No agent with this id in your organization.", code: "not_found" }, 404));
     renderConsole({ path: EDITOR, fetch });
 
-    expect(await screen.findByRole("heading", { name: "Agent not found" })).toBeInTheDocument();
+    await screen.findByRole("heading", { name: "Agent not found" });
     expect(screen.getByRole("button", { name: "Open your agents" })).toBeInTheDocument();
   });
 });

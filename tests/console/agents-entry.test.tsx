@@ -14,7 +14,7 @@ describe("the sidebar's Agents item", () => {
     await user.click(screen.getByRole("link", { name: "Agents" }));
 
     await waitForPath(pathname, `/agent/${OTHER_AGENT_ID}`);
-    expect(await screen.findByDisplayValue("Support line")).toBeInTheDocument();
+    await screen.findByDisplayValue("Support line");
     expect(screen.getByRole("link", { name: "Agents" })).toHaveAttribute("aria-current", "page");
     expect(fetch.to("POST", "/api/agent/template")).toEqual([]);
   });
@@ -32,7 +32,7 @@ describe("the sidebar's Agents item", () => {
     const { pathname } = renderConsoleStrict({ path: "/agent/new", fetch });
 
     await waitForPath(pathname, `/agent/${AGENT_ID}`);
-    expect(await screen.findByDisplayValue("Purchase Completion Agent")).toBeInTheDocument();
+    await screen.findByDisplayValue("Purchase Completion Agent");
     expect(fetch.to("POST", "/api/agent/template").map((request) => request.body)).toEqual([
       { template: DEFAULT_TEMPLATE_KEY },
     ]);
@@ -45,8 +45,8 @@ describe("the sidebar's Agents item", () => {
     renderConsole({ path: "/agent/new", fetch });
 
     // A 5xx is retried once before it counts as failed.
-    expect(await screen.findByText("Failed to fetch agents", undefined, { timeout: 15_000 })).toBeInTheDocument();
-    expect(await screen.findByText("No agents to show")).toBeInTheDocument();
+    await screen.findByText("Failed to fetch agents", undefined, { timeout: 15_000 });
+    await screen.findByText("No agents to show");
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
     expect(fetch.to("POST", "/api/agent/template")).toEqual([]);
   });
@@ -58,7 +58,7 @@ describe("the sidebar's Agents item", () => {
     const { user } = renderConsole({ path: `/agent/${AGENT_ID}`, fetch });
 
     // A 5xx is retried once before it counts as failed.
-    expect(await screen.findByText("Failed to fetch agents", undefined, { timeout: 15_000 })).toBeInTheDocument();
+    await screen.findByText("Failed to fetch agents", undefined, { timeout: 15_000 });
     await screen.findByDisplayValue("Purchase Completion Agent");
     expect(selectedOption("Agent")).toBe("Purchase Completion Agent");
     await user.click(screen.getByRole("combobox", { name: "Agent" }));
@@ -76,6 +76,6 @@ describe("the sidebar's Agents item", () => {
     await user.click(await screen.findByTitle("Support line"));
 
     await waitForPath(pathname, `/agent/${OTHER_AGENT_ID}`);
-    expect(await screen.findByDisplayValue("Support line")).toBeInTheDocument();
+    await screen.findByDisplayValue("Support line");
   });
 });

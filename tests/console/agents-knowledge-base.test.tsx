@@ -45,7 +45,7 @@ describe("the knowledge base", () => {
 
     await user.upload(uploadInput(), new File(["# FAQ"], "faq.md", { type: "text/markdown" }));
 
-    expect(await screen.findByText("faq.md uploaded")).toBeInTheDocument();
+    await screen.findByText("faq.md uploaded");
     const [upload] = fetch.to("POST", "/api/file/upload");
     expect(upload?.headers.get("authorization")).toBe("Bearer token-1");
     const sent = fetch.fetch.mock.calls.find(([url]) => String(url).endsWith("/api/file/upload"))?.[1]?.body;
@@ -64,7 +64,7 @@ describe("the knowledge base", () => {
 
     await user.upload(uploadInput(), new File(["MZ"], "setup.exe", { type: "application/octet-stream" }));
 
-    expect(await screen.findByText("This file type is not supported. Use PDF, TXT, MD, CSV, JSON or DOCX.")).toBeInTheDocument();
+    await screen.findByText("This file type is not supported. Use PDF, TXT, MD, CSV, JSON or DOCX.");
     expect(fetch.to("POST", "/api/file/upload")).toEqual([]);
   });
 
@@ -76,7 +76,7 @@ describe("the knowledge base", () => {
 
     await user.upload(uploadInput(), new File(["x"], "big.pdf", { type: "application/pdf" }));
 
-    expect(await screen.findByText("The file could not be uploaded")).toBeInTheDocument();
+    await screen.findByText("The file could not be uploaded");
     expect(screen.getByText("The file is larger than 10 MB.")).toBeInTheDocument();
   });
 
@@ -91,13 +91,13 @@ describe("the knowledge base", () => {
     const confirm = await screen.findByRole("tooltip");
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
 
-    expect(await screen.findByText("pricing.pdf is used by the agent Purchase Completion Agent.")).toBeInTheDocument();
+    await screen.findByText("pricing.pdf is used by the agent Purchase Completion Agent.");
     expect(fetch.to("DELETE", path)).toHaveLength(1);
 
     fetch.on("DELETE", path, () => json({ data: { id: FILES[0]!.id } }));
     await user.click(screen.getByRole("button", { name: "Delete pricing.pdf" }));
     await user.click(within(await screen.findByRole("tooltip")).getByRole("button", { name: "Delete" }));
-    expect(await screen.findByText("File deleted")).toBeInTheDocument();
+    await screen.findByText("File deleted");
     await waitFor(() => expect(fetch.to("DELETE", path)).toHaveLength(2));
   });
 });

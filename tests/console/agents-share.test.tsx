@@ -58,7 +58,7 @@ describe("sharing an agent", () => {
 
     await user.click(screen.getByRole("button", { name: "Copy public link" }));
     expect(writeText).toHaveBeenLastCalledWith(publicLink);
-    expect(await screen.findByText("Link copied")).toBeInTheDocument();
+    await screen.findByText("Link copied");
 
     await user.click(screen.getByRole("button", { name: "Copy private clone link" }));
     expect(writeText).toHaveBeenLastCalledWith(cloneLink);
@@ -77,7 +77,7 @@ describe("sharing an agent", () => {
     await user.click(screen.getByRole("button", { name: "Copy public link" }));
     expect(writeText).toHaveBeenLastCalledWith(publicLink);
     // No error toast for the 404: only the copy's.
-    expect(await screen.findByText("Link copied")).toBeInTheDocument();
+    await screen.findByText("Link copied");
     expect(document.querySelector(".ant-notification-notice-error")).toBeNull();
   });
 
@@ -86,7 +86,7 @@ describe("sharing an agent", () => {
     stubClipboard(vi.fn(async () => Promise.reject(new Error("denied"))));
 
     await user.click(screen.getByRole("button", { name: "Copy public link" }));
-    expect(await screen.findByText("The link could not be copied")).toBeInTheDocument();
+    await screen.findByText("The link could not be copied");
   });
 
   it("makes the agent public at once with PUT is_public, and private again", async () => {
@@ -102,7 +102,7 @@ describe("sharing an agent", () => {
     expect(screen.getByText("Anyone with the public link can call this agent.")).toBeInTheDocument();
 
     await user.click(screen.getByRole("switch", { name: "Public" }));
-    expect(await screen.findByText("The agent is now private")).toBeInTheDocument();
+    await screen.findByText("The agent is now private");
     expect(fetch.to("PUT", PUT_PATH).map((request) => request.body)).toEqual([{ is_public: true }, { is_public: false }]);
   });
 
@@ -124,7 +124,7 @@ describe("sharing an agent", () => {
     await waitFor(() => expect(screen.getByLabelText("Private clone link")).toHaveValue(`${window.location.origin}/agent/private/${AGENT_ID}?key=first-key`));
 
     await user.click(screen.getByRole("switch", { name: "Anyone signed in with this link can copy this agent" }));
-    expect(await screen.findByText("Copying is off: the private clone link no longer works")).toBeInTheDocument();
+    await screen.findByText("Copying is off: the private clone link no longer works");
     await waitFor(() => expect(screen.queryByLabelText("Private clone link")).toBeNull());
 
     // On again: the server made a new key, and the link shows it.
@@ -139,7 +139,7 @@ describe("sharing an agent", () => {
     fetch.on("PUT", PUT_PATH, () => json({ detail: "Your role may not change sharing.", code: "forbidden" }, 403));
 
     await user.click(screen.getByRole("switch", { name: "Public" }));
-    expect(await screen.findByText("Your role may not change sharing.")).toBeInTheDocument();
+    await screen.findByText("Your role may not change sharing.");
     expect(screen.getByRole("switch", { name: "Public" })).not.toBeChecked();
   });
 });

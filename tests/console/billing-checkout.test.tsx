@@ -25,14 +25,14 @@ describe("Billing: the sandbox checkout dialog", () => {
     const { user, pathname } = renderConsole({ path: `/billing?checkout=${CHECKOUT_ID}`, fetch });
     await findScreen("Billing");
     const dialog = await findDialog(text.checkout.title);
-    expect(await within(dialog).findByText("Voice Agents credits")).toBeInTheDocument();
+    await within(dialog).findByText("Voice Agents credits");
     expect(within(dialog).getByText("$50.00")).toBeInTheDocument();
     expect(within(dialog).getByText("Sandbox")).toBeInTheDocument();
     expect(within(dialog).getByText(/Insufficient funds/)).toBeInTheDocument();
 
     await user.click(within(dialog).getByText(/Needs authentication/));
     await user.click(within(dialog).getByRole("button", { name: "Pay $50.00" }));
-    expect(await within(dialog).findByText("Your bank asks you to confirm this payment.")).toBeInTheDocument();
+    await within(dialog).findByText("Your bank asks you to confirm this payment.");
     await user.click(within(dialog).getByRole("button", { name: text.checkout.confirmAuth }));
 
     await waitFor(() => expect(fetch.to("POST", PAY)).toHaveLength(2));
@@ -40,7 +40,7 @@ describe("Billing: the sandbox checkout dialog", () => {
       { card_number: "4000002760003184", authenticated: false },
       { card_number: "4000002760003184", authenticated: true },
     ]);
-    expect(await screen.findByText(text.topUp.paid("$50.00"))).toBeInTheDocument();
+    await screen.findByText(text.topUp.paid("$50.00"));
     expect(pathname()).toBe("/billing");
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
@@ -51,7 +51,7 @@ describe("Billing: the sandbox checkout dialog", () => {
     const dialog = await findDialog(text.checkout.title);
     await user.type(await within(dialog).findByLabelText(text.checkout.cardNumber), "4000 0000 0000 0002");
     await user.click(within(dialog).getByRole("button", { name: "Pay $50.00" }));
-    expect(await within(dialog).findByText("Your card was declined.")).toBeInTheDocument();
+    await within(dialog).findByText("Your card was declined.");
     expect(fetch.to("POST", PAY)[0]!.body).toEqual({ card_number: "4000 0000 0000 0002", authenticated: false });
 
     await user.click(within(dialog).getByRole("button", { name: text.checkout.cancel }));

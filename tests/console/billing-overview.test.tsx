@@ -19,7 +19,7 @@ describe("Billing: Overview", () => {
     fetch.on("GET", "/api/billing/", () => json({ data: billingSummary() }));
     renderConsole({ path: "/billing", fetch });
     await findScreen("Billing");
-    expect(await screen.findByText("$12.50")).toBeInTheDocument();
+    await screen.findByText("$12.50");
     expect(screen.getByText("$11.25")).toBeInTheDocument();
     expect(screen.getByText("$3.40")).toBeInTheDocument();
     expect(screen.getAllByText("Sandbox").length).toBeGreaterThan(0);
@@ -54,8 +54,8 @@ describe("Billing: Overview", () => {
     await user.click(within(dialog).getByRole("button", { name: "Pay $50.00" }));
 
     expect(fetch.to("POST", `/api/billing/sandbox/checkout/${CHECKOUT_ID}/pay`)[0]!.body).toEqual({ card_number: "4242424242424242", authenticated: false });
-    expect(await screen.findByText(text.topUp.paid("$50.00"))).toBeInTheDocument();
-    expect(await screen.findByText(text.topUp.newBalance("$62.50"))).toBeInTheDocument();
+    await screen.findByText(text.topUp.paid("$50.00"));
+    await screen.findByText(text.topUp.newBalance("$62.50"));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
 
@@ -70,7 +70,7 @@ describe("Billing: Overview", () => {
     await user.click(within(topUpCard).getByText(text.topUp.custom));
     const input = within(topUpCard).getByRole("spinbutton");
     await user.type(input, "4");
-    expect(await within(topUpCard).findByText(text.topUp.outOfRange("$5.00", "$5,000.00"))).toBeInTheDocument();
+    await within(topUpCard).findByText(text.topUp.outOfRange("$5.00", "$5,000.00"));
     expect(within(topUpCard).getByRole("button", { name: text.topUp.submitNone })).toBeDisabled();
     await user.clear(input);
     await user.type(input, "12.5");
@@ -91,9 +91,9 @@ describe("Billing: Overview", () => {
     });
     try {
       renderConsole({ path: `/billing?top_up=${TOP_UP_ID}`, fetch });
-      expect(await screen.findByText(text.topUp.pending)).toBeInTheDocument();
-      expect(await screen.findByText(text.topUp.paid("$50.00"))).toBeInTheDocument();
-      expect(await screen.findByText(text.topUp.newBalance("$62.50"))).toBeInTheDocument();
+      await screen.findByText(text.topUp.pending);
+      await screen.findByText(text.topUp.paid("$50.00"));
+      await screen.findByText(text.topUp.newBalance("$62.50"));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(asked).toBe(3);
     } finally {
@@ -106,7 +106,7 @@ describe("Billing: Overview", () => {
     fetch.on("GET", "/api/billing/", () => json({ data: billingSummary() }));
     fetch.on("GET", `/api/billing/top-up/${TOP_UP_ID}`, () => json({ data: topUp({ status: "failed", failure_message: "Your card was declined." }) }));
     renderConsole({ path: `/billing?top_up=${TOP_UP_ID}`, fetch });
-    expect(await screen.findByText(text.topUp.failedResult)).toBeInTheDocument();
+    await screen.findByText(text.topUp.failedResult);
     expect(screen.getByText("Your card was declined.")).toBeInTheDocument();
   });
 
@@ -125,7 +125,7 @@ describe("Billing: Overview", () => {
     );
     const { user } = renderConsole({ path: "/billing", fetch, session: signedInAs("org:member") });
     await findScreen("Billing");
-    expect(await screen.findByText("$12.50")).toBeInTheDocument();
+    await screen.findByText("$12.50");
     expect(screen.getByText(/4242/, { selector: "strong" })).toBeInTheDocument();
 
     const names = [text.topUp.submit("$25.00"), text.autoReload.save, text.caps.edit, text.card.remove, text.card.portal, text.alerts.confirmCard];
@@ -161,10 +161,10 @@ describe("Billing: Overview", () => {
     let fail = true;
     fetch.on("GET", "/api/billing/", () => (fail ? json({ detail: "Billing is down", code: "internal_error" }, 500) : json({ data: billingSummary() })));
     const { user } = renderConsole({ path: "/billing", fetch });
-    expect(await screen.findByText(text.loadFailed)).toBeInTheDocument();
+    await screen.findByText(text.loadFailed);
     expect(screen.getByText("Billing is down")).toBeInTheDocument();
     fail = false;
     await user.click(screen.getByRole("button", { name: text.retry }));
-    expect(await screen.findByText("$12.50")).toBeInTheDocument();
+    await screen.findByText("$12.50");
   });
 });

@@ -36,11 +36,11 @@ describe("Billing: Receipts", () => {
     const print = vi.spyOn(window, "print").mockImplementation(() => undefined);
     const { user, pathname } = renderConsole({ path: "/billing?tab=receipts", fetch });
     await findScreen("Billing");
-    expect(await screen.findByText("SBX-0001")).toBeInTheDocument();
+    await screen.findByText("SBX-0001");
     expect(screen.getByRole("link", { name: `${text.receipts.open} INV-7` })).toHaveAttribute("href", "https://pay.stripe.com/receipts/x");
     await user.click(screen.getByRole("link", { name: `${text.receipts.open} SBX-0001` }));
     await waitFor(() => expect(pathname()).toBe(`/billing/documents/${DOC_ID}`));
-    expect(await screen.findByText("Voice Agents credits")).toBeInTheDocument();
+    await screen.findByText("Voice Agents credits");
     expect(screen.getAllByText("Acme Calls").length).toBeGreaterThan(1);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Receipt SBX-0001");
     expect(within(screen.getByRole("heading", { level: 1 })).getByText("Sandbox")).toBeInTheDocument();
@@ -52,7 +52,7 @@ describe("Billing: Receipts", () => {
     const fetch = installFetchFake();
     fetch.on("GET", "/api/billing/documents", () => json({ data: [], total: 0, page: 1, limit: 100 }));
     renderConsole({ path: "/billing?tab=receipts", fetch });
-    expect(await screen.findByText(text.receipts.empty)).toBeInTheDocument();
+    await screen.findByText(text.receipts.empty);
   });
 
   it("claims none while the list fails or is asked again, and Retry shows them once they load", async () => {
@@ -60,7 +60,7 @@ describe("Billing: Receipts", () => {
     const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [document_()], total: 1, page: 1, limit: 100 }));
     fetch.on("GET", "/api/billing/documents", list.respond);
     const { user } = renderConsole({ path: "/billing?tab=receipts", fetch });
-    expect(await screen.findByText(text.receipts.loadFailed)).toBeInTheDocument();
+    await screen.findByText(text.receipts.loadFailed);
     expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     expect(screen.queryByText(text.receipts.empty)).toBeNull();
     list.recover();
@@ -68,7 +68,7 @@ describe("Billing: Receipts", () => {
     await waitFor(() => expect(list.asked()).toBe(1));
     expect(screen.queryByText(text.receipts.empty)).toBeNull();
     list.release();
-    expect(await screen.findByText("SBX-0001")).toBeInTheDocument();
+    await screen.findByText("SBX-0001");
   });
 });
 
@@ -93,7 +93,7 @@ describe("Billing: spend caps", () => {
     fetch.on("PUT", "/api/billing/spend-caps", () => json({ data: [cap] }));
     const { user } = renderConsole({ path: "/billing", fetch, session: signedInAs("org:admin") });
     await findScreen("Billing");
-    expect(await screen.findByText(/\$40\.00 of \$100\.00/)).toBeInTheDocument();
+    await screen.findByText(/\$40\.00 of \$100\.00/);
     await user.click(screen.getByRole("button", { name: text.caps.edit }));
     await user.click(await screen.findByRole("button", { name: text.caps.add }));
     const limits = screen.getAllByRole("spinbutton", { name: text.caps.limit });

@@ -44,7 +44,7 @@ describe("Billing: Transactions", () => {
   it("lists the ledger 50 a page with signed amounts, balance after, and a link to the call's drawer", async () => {
     const { fetch } = open("/billing?tab=transactions");
     await findScreen("Billing");
-    expect(await screen.findByText("Call to +15550100")).toBeInTheDocument();
+    await screen.findByText("Call to +15550100");
     expect(screen.getByText("−$0.42")).toBeInTheDocument();
     expect(screen.getByText("+$50.00")).toBeInTheDocument();
     expect(screen.getByText("$62.08")).toBeInTheDocument();
@@ -58,7 +58,7 @@ describe("Billing: Transactions", () => {
   it("claims no transactions while the ledger fails or is asked again, and Retry shows them once they load", async () => {
     const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [ledgerEntry()], total: 1, page: 1, limit: 50 }));
     const { user } = open("/billing?tab=transactions", "org:admin", list.respond);
-    expect(await screen.findByText(text.transactions.loadFailed)).toBeInTheDocument();
+    await screen.findByText(text.transactions.loadFailed);
     expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     expect(screen.queryByText(text.transactions.empty)).toBeNull();
     list.recover();
@@ -66,7 +66,7 @@ describe("Billing: Transactions", () => {
     await waitFor(() => expect(list.asked()).toBe(1));
     expect(screen.queryByText(text.transactions.empty)).toBeNull();
     list.release();
-    expect(await screen.findByText("Call to +15550100")).toBeInTheDocument();
+    await screen.findByText("Call to +15550100");
   });
 
   it("pages through Refine's table: page 2 is asked for and written to the URL; a filter goes back to page 1", async () => {

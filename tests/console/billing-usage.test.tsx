@@ -29,7 +29,7 @@ describe("Billing: Usage", () => {
     const fetch = serve();
     renderConsole({ path: `/billing?tab=usage&from=2026-03-01&to=2026-03-03&agent=${AGENT_A}`, fetch });
     await findScreen("Billing");
-    expect(await screen.findByRole("img", { name: text.usage.perDay })).toBeInTheDocument();
+    await screen.findByRole("img", { name: text.usage.perDay });
     expect(Object.fromEntries(fetch.to("GET", "/api/billing/usage")[0]!.query)).toEqual({ startDate: "2026-03-01", endDate: "2026-03-03", agentId: AGENT_A });
 
     // KPIs
@@ -87,12 +87,12 @@ describe("Billing: Usage", () => {
     let fail = false;
     fetch.on("GET", "/api/billing/usage", () => (fail ? json({ detail: "Usage is down", code: "internal_error" }, 500) : json({ data: empty })));
     const first = renderConsole({ path: "/billing?tab=usage&from=2026-03-01&to=2026-03-03", fetch });
-    expect(await screen.findByText(text.usage.empty)).toBeInTheDocument();
+    await screen.findByText(text.usage.empty);
     expect(screen.queryByRole("img", { name: text.usage.perDay })).not.toBeInTheDocument();
     first.unmount();
     fail = true;
     renderConsole({ path: "/billing?tab=usage&from=2026-02-01&to=2026-02-03", fetch });
-    expect(await screen.findByText(text.usage.loadFailed)).toBeInTheDocument();
+    await screen.findByText(text.usage.loadFailed);
     expect(screen.getByText("Usage is down")).toBeInTheDocument();
   });
 });

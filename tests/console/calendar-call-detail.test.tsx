@@ -43,7 +43,7 @@ describe("a call's appointments", () => {
       fetch.on("GET", `/api/appointment/${APPOINTMENT_ID}`, () => json({ detail: "Something went wrong on our side.", code: "internal" }, 500)),
     );
     const section = await within(drawer).findByRole("region", { name: "Appointments booked on this call" });
-    expect(await within(section).findByText("The appointments could not be loaded")).toBeInTheDocument();
+    await within(section).findByText("The appointments could not be loaded");
     expect(within(section).getByRole("link", { name: `Open appointment ${APPOINTMENT_ID} in the calendar` })).toHaveAttribute("href", `/calendar?appointment=${APPOINTMENT_ID}`);
     expect(screen.getByText("Something went wrong on our side.")).toBeInTheDocument();
   });

@@ -66,7 +66,7 @@ describe("Calendar Permission: Google Calendar", () => {
     const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => undefined);
     const { user, fetch } = await open();
     await waitFor(() => expect(document.title).toBe("Calendar Permission · Voice Agents"));
-    expect(await within(googleCard()).findByText(text.google.notConnected)).toBeInTheDocument();
+    await within(googleCard()).findByText(text.google.notConnected);
     await user.click(within(googleCard()).getByRole("button", { name: text.google.connect }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CONSENT_URL));
     expect(fetch.to("POST", "/api/calendar/google/connect")).toHaveLength(1);
@@ -81,10 +81,10 @@ describe("Calendar Permission: Google Calendar", () => {
         <ConsoleRoutes />
       </ConsoleProviders>,
     );
-    expect(await screen.findByText("Google Calendar connected: owner@example.com")).toBeInTheDocument();
+    await screen.findByText("Google Calendar connected: owner@example.com");
     expect(fetch.to("POST", "/api/calendar/google/callback").map((request) => request.body)).toEqual([{ code: "4/c0de", state: "st4te" }]);
     const card = googleCard();
-    expect(await within(card).findByText("owner@example.com")).toBeInTheDocument();
+    await within(card).findByText("owner@example.com");
     expect(within(card).getByText(text.google.statusConnected)).toBeInTheDocument();
     expect(within(card).getByText(text.google.primaryCalendar)).toBeInTheDocument();
     expect(location).toMatchObject({ pathname: "/calendar-permission", search: "" });
@@ -106,7 +106,7 @@ describe("Calendar Permission: Google Calendar", () => {
 
   it("access refused on Google's page says so and posts nothing", async () => {
     const { fetch } = await open({ path: "/calendar-permission?error=access_denied&state=s" });
-    expect(await screen.findByText(text.google.deniedAtGoogle)).toBeInTheDocument();
+    await screen.findByText(text.google.deniedAtGoogle);
     expect(fetch.to("POST", "/api/calendar/google/callback")).toEqual([]);
   });
 
@@ -115,7 +115,7 @@ describe("Calendar Permission: Google Calendar", () => {
     const message = "Google no longer accepts this calendar permission (it was revoked or has expired): reconnect Google Calendar.";
     const { user } = await open({ connections: [connection({ status: "error", last_error: message })] });
     const card = googleCard();
-    expect(await within(card).findByText(message)).toBeInTheDocument();
+    await within(card).findByText(message);
     expect(within(card).getByText(text.google.statusError)).toBeInTheDocument();
     await user.click(within(card).getByRole("button", { name: text.google.reconnect }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CONSENT_URL));
@@ -123,7 +123,7 @@ describe("Calendar Permission: Google Calendar", () => {
 
   it("a passing problem on a working connection is shown as a warning", async () => {
     await open({ connections: [connection({ last_error: "Could not read busy times from Google Calendar: Google did not answer." })] });
-    expect(await within(googleCard()).findByText("Could not read busy times from Google Calendar: Google did not answer.")).toBeInTheDocument();
+    await within(googleCard()).findByText("Could not read busy times from Google Calendar: Google did not answer.");
     expect(within(googleCard()).getByText(text.google.warningTitle)).toBeInTheDocument();
   });
 
@@ -133,9 +133,9 @@ describe("Calendar Permission: Google Calendar", () => {
     const dialog = await findDialog(text.google.disconnectConfirmTitle);
     expect(within(dialog).getByText(text.google.disconnectConfirmBody)).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: text.google.disconnect }));
-    expect(await screen.findByText(text.google.disconnected)).toBeInTheDocument();
+    await screen.findByText(text.google.disconnected);
     expect(fetch.to("DELETE", `/api/calendar/connections/${CONNECTION_ID}`)).toHaveLength(1);
-    expect(await within(googleCard()).findByText(text.google.notConnected)).toBeInTheDocument();
+    await within(googleCard()).findByText(text.google.notConnected);
   });
 
   it("a disconnect Google did not confirm says where to remove the access", async () => {
@@ -143,14 +143,14 @@ describe("Calendar Permission: Google Calendar", () => {
     fetch.on("DELETE", `/api/calendar/connections/${CONNECTION_ID}`, () => json({ data: { id: CONNECTION_ID, revoked: false, revoke_error: "Google did not answer." } }));
     await user.click(await within(googleCard()).findByRole("button", { name: text.google.disconnect }));
     await user.click(within(await findDialog(text.google.disconnectConfirmTitle)).getByRole("button", { name: text.google.disconnect }));
-    expect(await screen.findByText(text.google.disconnectedNotRevoked)).toBeInTheDocument();
+    await screen.findByText(text.google.disconnectedNotRevoked);
     expect(screen.getByText(/Google did not answer\. Remove the access in the Google account/)).toBeInTheDocument();
   });
 
   it("without Google keys on the server: how to set it up (the two variables, the redirect URI, the scopes), and no Connect", async () => {
     await open({ configured: false });
     const card = googleCard();
-    expect(await within(card).findByText(text.google.notConfiguredTitle)).toBeInTheDocument();
+    await within(card).findByText(text.google.notConfiguredTitle);
     expect(within(card).getByText(/GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/)).toBeInTheDocument();
     expect(within(card).getByLabelText(text.google.redirectUri)).toHaveValue(`${window.location.origin}/calendar-permission`);
     expect(within(card).getByText(/calendar\.freebusy/)).toBeInTheDocument();
@@ -162,20 +162,20 @@ describe("Calendar Permission: Google Calendar", () => {
     serve(fetch);
     fetch.on("GET", "/api/calendar/connections", () => json({ detail: "Something went wrong on our side. Please try again.", code: "internal_error" }, 500));
     const { user } = renderConsole({ path: "/calendar-permission", fetch, session: signedInAs("org:admin") });
-    expect(await screen.findByText(text.google.loadFailed)).toBeInTheDocument();
+    await screen.findByText(text.google.loadFailed);
     fetch.on("GET", "/api/calendar/connections", () => json({ data: [connection()], google_configured: true }));
     await user.click(within(googleCard()).getByRole("button", { name: text.retry }));
-    expect(await within(googleCard()).findByText("owner@example.com")).toBeInTheDocument();
+    await within(googleCard()).findByText("owner@example.com");
   });
 
   it("members see the connection read-only, with a note, and are never shown the feed's address", async () => {
     const { fetch } = await open({ role: "org:member", connections: [connection()] });
     const card = googleCard();
-    expect(await within(card).findByText("owner@example.com")).toBeInTheDocument();
+    await within(card).findByText("owner@example.com");
     expect(within(card).getByText(text.membersReadOnly)).toBeInTheDocument();
     expect(within(card).queryByRole("button", { name: text.google.disconnect })).toBeNull();
     expect(within(card).queryByRole("button", { name: text.google.reconnect })).toBeNull();
-    expect(await within(feedCard()).findByText(text.feed.membersAskAdmin)).toBeInTheDocument();
+    await within(feedCard()).findByText(text.feed.membersAskAdmin);
     expect(fetch.to("GET", "/api/calendar/feed")).toEqual([]);
   });
 });
@@ -192,7 +192,7 @@ describe("Calendar Permission: the ICS feed", () => {
     for (const step of text.feed.howToSteps) expect(within(card).getByText(step.app, { exact: false })).toBeInTheDocument();
     await user.click(within(card).getByRole("button", { name: text.feed.copy }));
     expect(writeText).toHaveBeenCalledWith(FEED_URL);
-    expect(await screen.findByText(text.feed.copied)).toBeInTheDocument();
+    await screen.findByText(text.feed.copied);
   });
 
   it("Replace address asks first (the old one stops working), then shows the new one", async () => {
@@ -205,7 +205,7 @@ describe("Calendar Permission: the ICS feed", () => {
     await user.click(within(dialog).getByRole("button", { name: text.feed.rotateOk }));
     await waitFor(() => expect(within(card).getByLabelText(text.feed.address)).toHaveValue(NEW_FEED_URL));
     expect(fetch.to("POST", "/api/calendar/feed/rotate")).toHaveLength(1);
-    expect(await screen.findByText(text.feed.rotated)).toBeInTheDocument();
+    await screen.findByText(text.feed.rotated);
   });
 
   it("cancelling the replacement changes nothing", async () => {
@@ -223,7 +223,7 @@ describe("Calendar Permission: the ICS feed", () => {
     serve(fetch);
     fetch.on("GET", "/api/calendar/feed", () => json({ detail: "Something went wrong on our side. Please try again.", code: "internal_error" }, 500));
     const { user } = renderConsole({ path: "/calendar-permission", fetch, session: signedInAs("org:admin") });
-    expect(await screen.findByText(text.feed.loadFailed)).toBeInTheDocument();
+    await screen.findByText(text.feed.loadFailed);
     fetch.on("GET", "/api/calendar/feed", () => json({ data: { url: FEED_URL } }));
     await user.click(within(feedCard()).getByRole("button", { name: text.retry }));
     expect(await within(feedCard()).findByLabelText(text.feed.address)).toHaveValue(FEED_URL);

@@ -11,10 +11,10 @@ describe("the calendar's states", () => {
     fetch.on("GET", "/api/availability/", () => new Promise<Response>((resolve) => (answer = resolve)));
     renderConsole({ path: WEEK_PATH, fetch });
     await findScreen("Calendar");
-    expect(await screen.findByRole("status", { name: "Loading the calendar" })).toBeInTheDocument();
+    await screen.findByRole("status", { name: "Loading the calendar" });
     expect(fetch.to("GET", "/api/appointment/")).toEqual([]);
     answer(json({ data: makeAvailability() }));
-    expect(await screen.findByLabelText(/^Consultation, /)).toBeInTheDocument();
+    await screen.findByLabelText(/^Consultation, /);
     expect(screen.queryByRole("status", { name: "Loading the calendar" })).toBeNull();
   });
 
@@ -32,7 +32,7 @@ describe("the calendar's states", () => {
     // Past the first load of the calendar's rules (its own skeleton), the note sits over the calendar itself.
     await waitFor(() => expect(screen.getByRole("status", { name: "Loading the calendar" }).closest(".cal-screen__calendar")).not.toBeNull());
     answer(json({ data: server.appointments, total: server.appointments.length, page: 1, limit: 1000 }));
-    expect(await screen.findByLabelText(/^Consultation, /)).toBeInTheDocument();
+    await screen.findByLabelText(/^Consultation, /);
     await waitFor(() => expect(screen.queryByRole("status", { name: "Loading the calendar" })).toBeNull());
   });
 
@@ -47,7 +47,7 @@ describe("the calendar's states", () => {
     // Whether there is any appointment at all: one small question, without the period's filters.
     expect(queriesTo(fetch, "/api/appointment/")).toEqual([{ page: "1", limit: "1000", ...WEEK }, { page: "1", limit: "1" }]);
     await user.click(within(panel).getByRole("button", { name: "New appointment" }));
-    expect(await screen.findByRole("button", { name: "Create appointment" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Create appointment" });
   });
 
   it("an organisation with appointments elsewhere gets no first-run panel for an empty week", async () => {
@@ -68,13 +68,13 @@ describe("the calendar's states", () => {
     const failing = () => json({ detail: "The database is busy, try again.", code: "unavailable" }, 503);
     fetch.on("GET", "/api/appointment/", failing);
     const { user } = renderConsole({ path: WEEK_PATH, fetch });
-    expect(await screen.findByText("The appointments could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The appointments could not be loaded");
     expect(screen.getByText("The database is busy, try again.")).toBeInTheDocument();
     expect(screen.queryByText("No appointments yet")).toBeNull();
 
     serveCalendar(fetch);
     await user.click(screen.getByRole("button", { name: "Retry" }));
-    expect(await screen.findByLabelText(/^Consultation, /)).toBeInTheDocument();
+    await screen.findByLabelText(/^Consultation, /);
     await waitFor(() => expect(screen.queryByText("The appointments could not be loaded")).toBeNull());
   });
 
@@ -83,13 +83,13 @@ describe("the calendar's states", () => {
     serveCalendar(fetch);
     fetch.on("GET", "/api/availability/", () => json({ detail: "Something went wrong on our side.", code: "internal" }, 500));
     const { user } = renderConsole({ path: WEEK_PATH, fetch });
-    expect(await screen.findByText("The calendar's availability could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The calendar's availability could not be loaded");
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    expect(await screen.findByText(`Times in ${zone}.`)).toBeInTheDocument();
-    expect(await screen.findByLabelText(/^Consultation, /)).toBeInTheDocument();
+    await screen.findByText(`Times in ${zone}.`);
+    await screen.findByLabelText(/^Consultation, /);
 
     serveCalendar(fetch);
     await user.click(screen.getByRole("button", { name: "Retry" }));
-    expect(await screen.findByText("Times in America/New_York.")).toBeInTheDocument();
+    await screen.findByText("Times in America/New_York.");
   });
 });

@@ -109,6 +109,6 @@ describe("the calendar", () => {
     serveCalendar(fetch, { appointments: many });
     fetch.on("GET", "/api/appointment/", (request) => new Response(JSON.stringify({ data: many, total: 1500, page: 1, limit: Number(request.query.get("limit")) }), { headers: { "Content-Type": "application/json" } }));
     renderConsole({ path: WEEK_PATH, fetch });
-    expect(await screen.findByText(/Showing the first 3 of 1,500 appointments in this period/)).toBeInTheDocument();
+    await screen.findByText(/Showing the first 3 of 1,500 appointments in this period/);
   });
 });

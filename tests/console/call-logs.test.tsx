@@ -96,13 +96,13 @@ describe("the Call Logs list", () => {
     serveCalls(fetch, []);
     renderCallLogs("/call-logs", fetch);
     await findScreen("Call Logs");
-    expect(await screen.findByText("No calls yet")).toBeInTheDocument();
+    await screen.findByText("No calls yet");
 
     fetch.on("GET", "/api/call/", () => json({ detail: "startDate must be YYYY-MM-DD", code: "bad_request" }, 400));
     await userEvent.setup().click(screen.getByRole("button", { name: "More filters" }));
     await userEvent.setup().click(screen.getByRole("combobox", { name: "Type" }));
     await userEvent.setup().click((await screen.findAllByTitle("web")).at(-1)!);
-    expect(await screen.findByText("The calls could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The calls could not be loaded");
     expect(screen.getByText("startDate must be YYYY-MM-DD")).toBeInTheDocument();
   });
 
@@ -111,7 +111,7 @@ describe("the Call Logs list", () => {
     const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [listItem(makeCall())], total: 1, page: 1, limit: 20 }));
     fetch.on("GET", "/api/call/", list.respond);
     const { user } = renderCallLogs("/call-logs", fetch);
-    expect(await screen.findByText("The calls could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The calls could not be loaded");
     expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Retry" })).toBeInTheDocument();
     // Nothing is known about the calls: "No calls yet" would be false, and is while the Retry is on its way.
@@ -365,7 +365,7 @@ describe("the call drawer", () => {
 
     await user.click(within(drawer).getByRole("button", { name: "Copy call ID" }));
     expect(await navigator.clipboard.readText()).toBe(CALL_ID);
-    expect(await screen.findByText("Call ID copied")).toBeInTheDocument();
+    await screen.findByText("Call ID copied");
 
     await user.click(within(drawer).getByRole("button", { name: "Close" }));
     await waitFor(() => expect(search()).not.toContain("call="));
@@ -376,7 +376,7 @@ describe("the call drawer", () => {
     const fetch = serveCalls(installFetchFake(), [call]);
     renderCallLogs(`/call-logs?call=${CALL_ID}`, fetch);
     const drawer = await screen.findByRole("dialog");
-    expect(await within(drawer).findByText("No recording")).toBeInTheDocument();
+    await within(drawer).findByText("No recording");
     expect(within(drawer).getByText("No transcript")).toBeInTheDocument();
     expect(within(drawer).getByText("No structured data")).toBeInTheDocument();
     expect(fetch.to("GET", `/api/call/${CALL_ID}`)).toHaveLength(1);
@@ -409,10 +409,10 @@ describe("the Call Logs export", () => {
     expect(request!.headers.get("Authorization")).toBe("Bearer token-1");
 
     push("id,started_at\n1,a\n2,b\n");
-    expect(await screen.findByText("2/4")).toBeInTheDocument();
+    await screen.findByText("2/4");
     push('3,"two\nlines"\n4,d');
     push(null);
-    expect(await screen.findByText("Exported 4 calls")).toBeInTheDocument();
+    await screen.findByText("Exported 4 calls");
     expect(click).toHaveBeenCalled();
     expect(await createObjectURL.mock.calls[0]![0].text()).toBe('id,started_at\n1,a\n2,b\n3,"two\nlines"\n4,d');
   });
@@ -423,6 +423,6 @@ describe("the Call Logs export", () => {
     const { user } = renderCallLogs("/call-logs", fetch);
     await listShown();
     await user.click(screen.getByRole("button", { name: /Export CSV/ }));
-    expect(await screen.findByText("Exports are limited to 1,000,000 calls")).toBeInTheDocument();
+    await screen.findByText("Exports are limited to 1,000,000 calls");
   });
 });

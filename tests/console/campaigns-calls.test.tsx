@@ -74,7 +74,7 @@ describe("a campaign's calls page", () => {
     ]);
 
     await user.click(within(notice).getByRole("button", { name: "Resume" }));
-    expect(await screen.findByText("Campaign resumed")).toBeInTheDocument();
+    await screen.findByText("Campaign resumed");
     expect(fetch.to("POST", `/api/campaign/${CAMPAIGN_ID}/resume`)).toHaveLength(1);
     await waitFor(() => expect(screen.queryByText("Paused: the wallet balance is too low")).toBeNull());
     expect(screen.getByText("Live: updates every few seconds")).toBeInTheDocument();
@@ -117,7 +117,7 @@ describe("a campaign's calls page", () => {
     await user.click(screen.getByRole("combobox", { name: "Last outcome" }));
     await user.click((await screen.findAllByTitle("Answered")).at(-1)!);
     await waitFor(() => expect(queriesTo(fetch, "GET", `/api/campaign/${CAMPAIGN_ID}/contacts`).at(-1)).toEqual({ page: "1", limit: "20", status: "queued", outcome: "answered" }));
-    expect(await screen.findByText("No contacts match these filters.")).toBeInTheDocument();
+    await screen.findByText("No contacts match these filters.");
 
     await user.type(screen.getByRole("searchbox", { name: "Search contacts" }), "4420");
     await waitFor(() => expect(queriesTo(fetch, "GET", `/api/campaign/${CAMPAIGN_ID}/contacts`).at(-1)).toMatchObject({ search: "4420" }));
@@ -129,7 +129,7 @@ describe("a campaign's calls page", () => {
     const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: CONTACTS, total: CONTACTS.length, page: 1, limit: 20 }));
     fetch.on("GET", `/api/campaign/${CAMPAIGN_ID}/contacts`, list.respond);
     const { user } = renderConsole({ path: PATH, fetch, session: signedInAs("org:admin") });
-    expect(await screen.findByText("The contacts could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The contacts could not be loaded");
     expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     expect(screen.queryByText("No contacts in this campaign yet.")).toBeNull();
     list.recover();
@@ -137,7 +137,7 @@ describe("a campaign's calls page", () => {
     await waitFor(() => expect(list.asked()).toBe(1));
     expect(screen.queryByText("No contacts in this campaign yet.")).toBeNull();
     list.release();
-    expect(await screen.findByText("Grace Hopper")).toBeInTheDocument();
+    await screen.findByText("Grace Hopper");
   });
 
   it("opens a contact's call in Call Logs' call drawer", async () => {
@@ -148,7 +148,7 @@ describe("a campaign's calls page", () => {
     await user.click(await screen.findByRole("button", { name: `Open call ${CONTACT_CALL_ID}` }));
     const drawer = await screen.findByRole("dialog");
     expect(within(drawer).getByText("Call details")).toBeInTheDocument();
-    expect(await within(drawer).findByText("Renewed the Gold plan.")).toBeInTheDocument();
+    await within(drawer).findByText("Renewed the Gold plan.");
     expect(within(drawer).getByText(CONTACT_CALL_ID)).toBeInTheDocument();
   });
 
@@ -167,7 +167,7 @@ describe("a campaign's calls page", () => {
       }),
     );
     renderConsole({ path: PATH, fetch });
-    expect(await screen.findByRole("img", { name: "20 calls placed, 12 answered." })).toBeInTheDocument();
+    await screen.findByRole("img", { name: "20 calls placed, 12 answered." });
   });
 
   it("asks again every few seconds while running, and stops once the campaign is completed", async () => {
@@ -191,7 +191,7 @@ describe("a campaign's calls page", () => {
     server.campaigns[0]!.status = "completed";
     server.campaigns[0]!.completed_at = "2026-03-05T12:00:00.000Z";
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(await screen.findByText("Completed", { selector: ".ant-tag" })).toBeInTheDocument();
+    await screen.findByText("Completed", { selector: ".ant-tag" });
     await waitFor(() => expect(screen.queryByText("Live: updates every few seconds")).toBeNull());
     const settled = asked();
     await vi.advanceTimersByTimeAsync(30_000);
@@ -207,7 +207,7 @@ describe("a campaign's calls page", () => {
     fetch.on("GET", `/api/campaign/${CAMPAIGN_ID}/export`, () => new Response("number,status\n+14155550100,answered\n+442079460012,queued\n", { headers: { "Content-Type": "text/csv", "x-total-count": "2" } }));
     const { user } = renderConsole({ path: PATH, fetch });
     await user.click(await screen.findByRole("button", { name: "Export Spring renewals" }));
-    expect(await screen.findByText("Exported 2 contacts")).toBeInTheDocument();
+    await screen.findByText("Exported 2 contacts");
     expect(fetch.to("GET", `/api/campaign/${CAMPAIGN_ID}/export`)[0]!.headers.get("authorization")).toBe("Bearer token-1");
     expect(await createObjectURL.mock.calls[0]![0].text()).toBe("number,status\n+14155550100,answered\n+442079460012,queued\n");
     expect(click).toHaveBeenCalled();
@@ -221,6 +221,6 @@ describe("a campaign's calls page", () => {
     fetch.on("GET", `/api/campaign/${CAMPAIGN_ID}/events`, () => json({ data: [] }));
     renderConsole({ path: PATH, fetch });
     await findScreen("Campaign Calls");
-    expect(await screen.findByText("Campaign not found")).toBeInTheDocument();
+    await screen.findByText("Campaign not found");
   });
 });

@@ -46,7 +46,7 @@ describe("creating a campaign", () => {
 
     // Basics: the draft is made on Next.
     await user.click(await screen.findByRole("button", { name: "Next" }));
-    expect(await screen.findByText("Please enter a name")).toBeInTheDocument();
+    await screen.findByText("Please enter a name");
     await user.type(screen.getByLabelText("Name"), "Spring renewals");
     await pickOption(user, "Agent", "Front desk");
     await pickOption(user, "Caller number", "Main line (+1 (415) 555-0142)");
@@ -61,10 +61,10 @@ describe("creating a campaign", () => {
     await findScreen("Create Campaign");
 
     // Contacts: a CSV, previewed and mapped in the browser.
-    expect(await screen.findByText("0 contacts in this campaign")).toBeInTheDocument();
+    await screen.findByText("0 contacts in this campaign");
     const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
     await user.upload(input, new File([CSV], "renewals.csv", { type: "text/csv" }));
-    expect(await screen.findByText("renewals.csv: 3 rows")).toBeInTheDocument();
+    await screen.findByText("renewals.csv: 3 rows");
     const preview = screen.getByRole("table", { name: /Preview: the first 3 of 3 rows/ });
     // Guessed from the headers: Phone is the number, tz the time zone; the rest are variables.
     expect(within(preview).getAllByRole("columnheader").map((cell) => cell.textContent)).toEqual(["Number", "Time zone", "First Name", "plan"]);
@@ -75,7 +75,7 @@ describe("creating a campaign", () => {
     expect(within(screen.getByRole("table", { name: /Preview/ })).getAllByRole("columnheader").map((cell) => cell.textContent)).toEqual(["Number", "Name", "Time zone", "plan"]);
     await user.click(screen.getByRole("button", { name: "Import 3 contacts" }));
 
-    expect(await screen.findByText("Import report")).toBeInTheDocument();
+    await screen.findByText("Import report");
     const [sent] = fetch.to("POST", `/api/campaign/${NEW_CAMPAIGN_ID}/contacts`);
     expect(sent!.headers.get("authorization")).toBe("Bearer token-1");
     expect(sent!.body).toEqual({
@@ -122,7 +122,7 @@ describe("creating a campaign", () => {
     await user.click(screen.getByRole("button", { name: "Next" }));
 
     // Calling, then the review.
-    expect(await screen.findByLabelText("Calls at once")).toBeInTheDocument();
+    await screen.findByLabelText("Calls at once");
     expect(screen.getByText("1 to 10: your organization's limit of simultaneous calls.")).toBeInTheDocument();
     await user.clear(screen.getByLabelText("Calls at once"));
     await user.type(screen.getByLabelText("Calls at once"), "3");
@@ -142,7 +142,7 @@ describe("creating a campaign", () => {
       },
     ]);
     expect(fetch.to("POST", `/api/campaign/${NEW_CAMPAIGN_ID}/start`)).toHaveLength(1);
-    expect(await screen.findByText("Campaign started")).toBeInTheDocument();
+    await screen.findByText("Campaign started");
     expect(state.campaigns[0]!.status).toBe("running");
   });
 
@@ -157,10 +157,10 @@ describe("creating a campaign", () => {
     await user.upload(await fileInput(), new File([CSV], "renewals.csv", { type: "text/csv" }));
     await user.click(await screen.findByRole("button", { name: "Import 3 contacts" }));
 
-    expect(await screen.findByText("Uploading 3 contacts…")).toBeInTheDocument();
+    await screen.findByText("Uploading 3 contacts…");
     expect(screen.getByRole("progressbar", { name: "Upload progress" })).toHaveAttribute("aria-valuenow", "50");
     answer();
-    expect(await screen.findByText("Import report")).toBeInTheDocument();
+    await screen.findByText("Import report");
     expect(screen.queryByText("Uploading 3 contacts…")).toBeNull();
   });
 
@@ -170,7 +170,7 @@ describe("creating a campaign", () => {
     const { user } = renderConsole({ path: `/campaigns/edit/${CAMPAIGN_ID}?step=contacts`, fetch });
     await findScreen("Edit Campaign");
     await user.upload(await fileInput(), new File(["number,name\r\n"], "empty.csv", { type: "text/csv" }));
-    expect(await screen.findByText("This file has no rows under its header.")).toBeInTheDocument();
+    await screen.findByText("This file has no rows under its header.");
     expect(fetch.to("POST", `/api/campaign/${CAMPAIGN_ID}/contacts`)).toEqual([]);
   });
 });
@@ -181,7 +181,7 @@ describe("editing a campaign", () => {
     serveCampaigns(fetch, { campaigns: [makeCampaign({ status: "running", counts: makeCounts({ queued: 10, answered: 5 }) })] });
     const { user } = renderConsole({ path: `/campaigns/edit/${CAMPAIGN_ID}`, fetch, session: signedInAs("org:member") });
     await findScreen("Edit Campaign");
-    expect(await screen.findByText("This campaign is running")).toBeInTheDocument();
+    await screen.findByText("This campaign is running");
     expect(screen.getByText(/The name, the schedule, the calls at once and the retries apply to its next calls/)).toBeInTheDocument();
 
     const agent = () => screen.getAllByLabelText("Agent").find((element) => element.getAttribute("role") === "combobox")!;
@@ -193,12 +193,12 @@ describe("editing a campaign", () => {
 
     // New contacts too.
     await user.click(screen.getByRole("button", { name: "Next" }));
-    expect(await screen.findByText("Pause the campaign to add contacts.")).toBeInTheDocument();
+    await screen.findByText("Pause the campaign to add contacts.");
     expect(document.querySelector('input[type="file"]')).toBeNull();
 
     // Pausing unlocks them.
     await user.click(screen.getByRole("button", { name: "Pause campaign" }));
-    expect(await screen.findByText("Campaign paused")).toBeInTheDocument();
+    await screen.findByText("Campaign paused");
     expect(fetch.to("POST", `/api/campaign/${CAMPAIGN_ID}/pause`)).toHaveLength(1);
     await waitFor(() => expect(screen.queryByText("This campaign is running")).toBeNull());
     expect(document.querySelector('input[type="file"]')).not.toBeNull();
@@ -215,7 +215,7 @@ describe("editing a campaign", () => {
     const concurrency = await screen.findByLabelText("Calls at once");
     await waitFor(() => expect(concurrency).toBeEnabled());
     await user.click(screen.getByRole("button", { name: "Save changes" }));
-    expect(await screen.findByText("No changes to save")).toBeInTheDocument();
+    await screen.findByText("No changes to save");
     expect(fetch.to("PUT", `/api/campaign/${CAMPAIGN_ID}`)).toEqual([]);
 
     // Up to the organisation's limit, which the campaign carries.
@@ -228,7 +228,7 @@ describe("editing a campaign", () => {
     expect(fetch.to("PUT", `/api/campaign/${CAMPAIGN_ID}`).map((request) => request.body)).toEqual([
       { max_concurrency: 4, retry: { max_attempts: 3, delay_minutes: 60, on: ["busy", "no-answer", "voicemail", "failed"] } },
     ]);
-    expect(await screen.findByText("Campaign saved")).toBeInTheDocument();
+    await screen.findByText("Campaign saved");
   });
 
   it("of a completed campaign: only the name", async () => {
@@ -236,7 +236,7 @@ describe("editing a campaign", () => {
     serveCampaigns(fetch, { campaigns: [makeCampaign({ status: "completed" })] });
     const { user } = renderConsole({ path: `/campaigns/edit/${CAMPAIGN_ID}?step=schedule`, fetch });
     await findScreen("Edit Campaign");
-    expect(await screen.findByText("This campaign is completed")).toBeInTheDocument();
+    await screen.findByText("This campaign is completed");
     expect(within(screen.getByRole("group", { name: "Window 1" })).getByLabelText("From")).toBeDisabled();
     expect(screen.getByRole("button", { name: "Weekdays 9–17" })).toBeDisabled();
     await user.click(screen.getByRole("button", { name: "Back" }));
@@ -250,7 +250,7 @@ describe("editing a campaign", () => {
     fetch.on("GET", `/api/campaign/${CAMPAIGN_ID}`, () => new Response(JSON.stringify({ detail: "Campaign not found", code: "not_found" }), { status: 404 }));
     renderConsole({ path: `/campaigns/edit/${CAMPAIGN_ID}`, fetch });
     await findScreen("Edit Campaign");
-    expect(await screen.findByText("Campaign not found")).toBeInTheDocument();
+    await screen.findByText("Campaign not found");
     expect(screen.getByRole("button", { name: "All campaigns" })).toBeInTheDocument();
   });
 });

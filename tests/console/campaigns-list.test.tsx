@@ -67,16 +67,16 @@ describe("the campaign list", () => {
   it("Pause and Start post the action and show the new state; a refusal shows the server's sentence", async () => {
     const { user, fetch } = await openList();
     await user.click(screen.getByRole("button", { name: "Pause Spring renewals" }));
-    expect(await screen.findByText("Campaign paused")).toBeInTheDocument();
+    await screen.findByText("Campaign paused");
     expect(fetch.to("POST", `/api/campaign/${CAMPAIGN_ID}/pause`)).toHaveLength(1);
     expect(fetch.to("POST", `/api/campaign/${CAMPAIGN_ID}/pause`)[0]!.body).toBeUndefined();
     // The list was asked again: the row now offers Resume.
-    expect(await screen.findByRole("button", { name: "Resume Spring renewals" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Resume Spring renewals" });
     expect(within(row("Spring renewals")).getByText("Paused")).toBeInTheDocument();
 
     fetch.on("POST", `/api/campaign/${OTHER_CAMPAIGN_ID}/start`, () => json({ detail: "Add contacts before starting the campaign.", code: "conflict" }, 409));
     await user.click(screen.getByRole("button", { name: "Start Winback" }));
-    expect(await screen.findByText("The campaign could not be started")).toBeInTheDocument();
+    await screen.findByText("The campaign could not be started");
     expect(screen.getByText("Add contacts before starting the campaign.")).toBeInTheDocument();
     expect(within(row("Winback")).getByText("Draft")).toBeInTheDocument();
   });
@@ -93,7 +93,7 @@ describe("the campaign list", () => {
     await user.click(screen.getByRole("button", { name: "Cancel Spring renewals" }));
     dialog = await findDialog("Cancel this campaign?");
     await user.click(within(dialog).getByRole("button", { name: "Cancel campaign" }));
-    expect(await screen.findByText("Campaign cancelled")).toBeInTheDocument();
+    await screen.findByText("Campaign cancelled");
     expect(fetch.to("POST", `/api/campaign/${CAMPAIGN_ID}/cancel`)).toHaveLength(1);
     await waitFor(() => expect(within(row("Spring renewals")).getByText("Cancelled")).toBeInTheDocument());
   });
@@ -103,7 +103,7 @@ describe("the campaign list", () => {
     await user.click(screen.getByRole("button", { name: "Delete Winback" }));
     const dialog = await findDialog("Delete this campaign?");
     await user.click(within(dialog).getByRole("button", { name: "Delete campaign" }));
-    expect(await screen.findByText("Campaign deleted")).toBeInTheDocument();
+    await screen.findByText("Campaign deleted");
     expect(fetch.to("DELETE", `/api/campaign/${OTHER_CAMPAIGN_ID}`)).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole("link", { name: "Winback" })).toBeNull());
   });
@@ -112,7 +112,7 @@ describe("the campaign list", () => {
     const fetch = installFetchFake();
     serveCampaigns(fetch, { campaigns: [RUNNING, DRAFT] });
     renderConsole({ path: "/campaigns?filters[0][field]=status&filters[0][operator]=eq&filters[0][value]=running", fetch });
-    expect(await screen.findByRole("link", { name: "Spring renewals" })).toBeInTheDocument();
+    await screen.findByRole("link", { name: "Spring renewals" });
     expect(screen.queryByRole("link", { name: "Winback" })).toBeNull();
     expect(queriesTo(fetch, "GET", "/api/campaign/")).toEqual([{ page: "1", limit: "20", status: "running" }]);
     expect(screen.getByRole("combobox", { name: "Status" }).closest(".ant-select")).toHaveTextContent("Running");
@@ -129,17 +129,17 @@ describe("the campaign list", () => {
 
     await user.type(screen.getByRole("searchbox", { name: "Search campaigns" }), "nothing like it");
     await waitFor(() => expect(queriesTo(fetch, "GET", "/api/campaign/").at(-1)).toMatchObject({ status: "draft", search: "nothing like it" }));
-    expect(await screen.findByText("No campaigns match these filters")).toBeInTheDocument();
+    await screen.findByText("No campaigns match these filters");
 
     await user.click(screen.getByRole("button", { name: "Clear filters" }));
-    expect(await screen.findByRole("link", { name: "Spring renewals" })).toBeInTheDocument();
+    await screen.findByRole("link", { name: "Spring renewals" });
   });
 
   it("explains campaigns when there is none, and Create campaign opens the form", async () => {
     const fetch = installFetchFake();
     serveCampaigns(fetch, { campaigns: [] });
     const { user, pathname } = renderConsole({ path: "/campaigns", fetch });
-    expect(await screen.findByText("No campaigns yet")).toBeInTheDocument();
+    await screen.findByText("No campaigns yet");
     expect(screen.getByText(/A campaign phones a list of contacts with one of your agents/)).toBeInTheDocument();
     const buttons = screen.getAllByRole("button", { name: "Create campaign" });
     await user.click(buttons.at(-1)!);
@@ -156,7 +156,7 @@ describe("the campaign list", () => {
 
     state.campaigns[0]!.status = "completed";
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(await within(row("Spring renewals")).findByText("Completed")).toBeInTheDocument();
+    await within(row("Spring renewals")).findByText("Completed");
     const settled = asked();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(asked()).toBe(settled);
@@ -168,7 +168,7 @@ describe("the campaign list", () => {
     const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [DRAFT], total: 1, page: 1, limit: 20 }));
     fetch.on("GET", "/api/campaign/", list.respond);
     const { user } = renderConsole({ path: "/campaigns", fetch });
-    expect(await screen.findByText("The campaigns could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The campaigns could not be loaded");
     expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     // Nothing is known about the campaigns, nor while the Retry is on its way: the first-run explanation would be wrong here.
     expect(screen.queryByText("No campaigns yet")).toBeNull();
@@ -177,6 +177,6 @@ describe("the campaign list", () => {
     await waitFor(() => expect(list.asked()).toBe(1));
     expect(screen.queryByText("No campaigns yet")).toBeNull();
     list.release();
-    expect(await screen.findByRole("link", { name: "Winback" })).toBeInTheDocument();
+    await screen.findByRole("link", { name: "Winback" });
   });
 });

@@ -176,7 +176,7 @@ describe("the dashboard's period and agent", () => {
     await figuresShown();
     expect(dashboardQueries(fetch)).toEqual([{ startDate: "2026-03-26", endDate: "2026-04-01", agentId: AGENT_ID }]);
     expect(screen.getByTitle("Last 7 days")).toBeInTheDocument();
-    expect(await screen.findByTitle("Front desk")).toBeInTheDocument();
+    await screen.findByTitle("Front desk");
   });
 });
 
@@ -252,7 +252,7 @@ describe("the dashboard's states", () => {
     const fetch = serveDashboard(installFetchFake());
     fetch.on("GET", "/api/dashboard/", () => json({ detail: "agentId must be the id (a UUID) of one of the organisation's agents", code: "bad_request" }, 400));
     const { user } = renderDashboard({ fetch });
-    expect(await screen.findByText("The dashboard could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The dashboard could not be loaded");
     expect(screen.getByText("agentId must be the id (a UUID) of one of the organisation's agents")).toBeInTheDocument();
 
     serveDashboard(fetch);
@@ -273,7 +273,7 @@ describe("the organisation's time zone", () => {
     await waitFor(() => expect(fetch.to("PATCH", "/api/organization/settings")).toHaveLength(1));
     expect(fetch.to("PATCH", "/api/organization/settings")[0]!.body).toEqual({ timezone: "Asia/Tokyo" });
     await waitFor(() => expect(dashboardQueries(fetch).length).toBeGreaterThan(asked));
-    expect(await screen.findByText("Days are now counted in Asia/Tokyo")).toBeInTheDocument();
+    await screen.findByText("Days are now counted in Asia/Tokyo");
     await waitFor(() => expect(decodeURIComponent(screen.getByRole("link", { name: /^Calls / }).getAttribute("href")!)).toContain("Asia/Tokyo"));
   });
 

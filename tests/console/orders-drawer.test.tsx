@@ -75,7 +75,7 @@ describe("an order's drawer", () => {
   it("shows the timeline, oldest first, each call a link to it in Call Logs", async () => {
     const { drawer } = await openDrawer();
     const timeline = within(drawer).getByRole("region", { name: "Timeline" });
-    expect(await within(timeline).findByText("Checkout abandoned at Demo store.")).toBeInTheDocument();
+    await within(timeline).findByText("Checkout abandoned at Demo store.");
     const kinds = within(timeline)
       .getAllByText(/^(Abandoned|Queued|Call|Outcome|Paid)$/)
       .map((element) => element.textContent);
@@ -98,10 +98,10 @@ describe("an order's drawer", () => {
   it("Call now queues the call and says so", async () => {
     const { user, fetch, drawer } = await openDrawer({ order: DECLINED });
     await user.click(within(drawer).getByRole("button", { name: /Call now/ }));
-    expect(await screen.findByText("Call queued: it goes out as soon as a line is free")).toBeInTheDocument();
+    await screen.findByText("Call queued: it goes out as soon as a line is free");
     expect(fetch.to("POST", `/api/order/${ORDER_ID}/call`)).toHaveLength(1);
     expect(fetch.to("POST", `/api/order/${ORDER_ID}/call`)[0]!.body).toBeUndefined();
-    expect(await within(drawer).findByText("Calling")).toBeInTheDocument();
+    await within(drawer).findByText("Calling");
   });
 
   it("shows the server's sentence when Call now is refused outside calling hours", async () => {
@@ -128,7 +128,7 @@ describe("an order's drawer", () => {
     await user.click(within(drawer).getByRole("button", { name: /Call now/ }));
     dialog = await findDialog("Did the customer agree to be called?");
     await user.click(within(dialog).getByRole("button", { name: "The customer agreed: call now" }));
-    expect(await screen.findByText("Call queued: it goes out as soon as a line is free")).toBeInTheDocument();
+    await screen.findByText("Call queued: it goes out as soon as a line is free");
     expect(fetch.to("POST", `/api/order/${ORDER_ID}/call`).map((request) => request.body)).toEqual([{ confirm_consent: true }]);
   });
 
@@ -142,7 +142,7 @@ describe("an order's drawer", () => {
     await user.click(within(drawer).getByRole("button", { name: /Call now/ }));
     const dialog = await findDialog("Did the customer agree to be called?");
     await user.click(within(dialog).getByRole("button", { name: "The customer agreed: call now" }));
-    expect(await screen.findByText("Call queued: it goes out as soon as a line is free")).toBeInTheDocument();
+    await screen.findByText("Call queued: it goes out as soon as a line is free");
     expect(fetch.to("POST", `/api/order/${ORDER_ID}/call`).map((request) => request.body)).toEqual([undefined, { confirm_consent: true }]);
     expect(within(drawer).queryByRole("alert")).toBeNull();
   });
@@ -150,9 +150,9 @@ describe("an order's drawer", () => {
   it("Stop follow-up cancels an order being followed up", async () => {
     const { user, fetch, drawer } = await openDrawer({ order: makeOrder({ status: "open", next_call_at: "2026-03-05T09:30:00.000Z", recovered_amount: 0, paid_at: null, call_outcome: null }) });
     await user.click(within(drawer).getByRole("button", { name: /Stop follow-up/ }));
-    expect(await screen.findByText("Follow-up stopped")).toBeInTheDocument();
+    await screen.findByText("Follow-up stopped");
     expect(fetch.to("POST", `/api/order/${ORDER_ID}/stop`)).toHaveLength(1);
-    expect(await within(drawer).findByText("Stopped by Ada Lovelace")).toBeInTheDocument();
+    await within(drawer).findByText("Stopped by Ada Lovelace");
   });
 
   it("gives a member Call now and Stop, but not Mark as paid or Delete", async () => {
@@ -176,7 +176,7 @@ describe("an order's drawer", () => {
     const dialog = await findDialog("Mark this order as paid?");
     expect(within(dialog).getByText(/Order #1042 is recorded as paid \$60\.90/)).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Mark as paid" }));
-    expect(await screen.findByText("Order marked as paid")).toBeInTheDocument();
+    await screen.findByText("Order marked as paid");
     expect(fetch.to("POST", `/api/order/${ORDER_ID}/paid`)).toHaveLength(1);
   });
 
@@ -191,10 +191,10 @@ describe("an order's drawer", () => {
     dialog = await findDialog("Delete this order?");
     expect(within(dialog).getByText("Order #1042 and its timeline are deleted. Its calls stay in Call Logs.")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Delete order" }));
-    expect(await screen.findByText("Order deleted")).toBeInTheDocument();
+    await screen.findByText("Order deleted");
     expect(fetch.to("DELETE", `/api/order/${ORDER_ID}`)).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole("button", { name: "Open order #1042" })).toBeNull());
-    expect(await screen.findByText("No orders yet")).toBeInTheDocument();
+    await screen.findByText("No orders yet");
   });
 
   it("says so when the order no longer exists", async () => {
@@ -203,6 +203,6 @@ describe("an order's drawer", () => {
     fetch.on("GET", `/api/order/${ORDER_ID}`, () => json({ detail: "Order not found.", code: "not_found" }, 404));
     fetch.on("GET", `/api/order/${ORDER_ID}/timeline`, () => json({ detail: "Order not found.", code: "not_found" }, 404));
     renderConsole({ path: `/orders?order=${ORDER_ID}`, fetch });
-    expect(await screen.findByText("This order no longer exists")).toBeInTheDocument();
+    await screen.findByText("This order no longer exists");
   });
 });

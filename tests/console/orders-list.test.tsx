@@ -118,7 +118,7 @@ describe("the orders list", () => {
       path: "/orders?filters[0][field]=status&filters[0][operator]=in&filters[0][value][0]=calling&filters[0][value][1]=no_consent",
     });
     expect(queriesTo(fetch, "GET", "/api/order/")[0]).toEqual({ page: "1", limit: "20", status: "calling,no_consent" });
-    expect(await screen.findByRole("button", { name: "Open order #1044" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Open order #1044" });
     expect(screen.queryByRole("button", { name: "Open order #1042" })).toBeNull();
     // The picker holds both (its tags collapse to fit; the open list marks them chosen).
     await user.click(screen.getByRole("combobox", { name: "Status" }));
@@ -137,7 +137,7 @@ describe("the orders list", () => {
 
     await user.type(screen.getByRole("searchbox", { name: "Search orders" }), "grace");
     await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/").at(-1)).toEqual({ page: "1", limit: "20", status: "recovered,calling", search: "grace" }));
-    expect(await screen.findByRole("button", { name: "Open order #1043" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Open order #1043" });
     await waitFor(() => expect(screen.queryByRole("button", { name: "Open order #1042" })).toBeNull());
   });
 
@@ -150,7 +150,7 @@ describe("the orders list", () => {
     expect(screen.getByText("25 orders")).toBeInTheDocument();
     await user.click(within(screen.getByTitle("Next Page")).getByRole("button"));
     await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/").at(-1)).toEqual({ page: "2", limit: "20" }));
-    expect(await screen.findByRole("button", { name: "Open order #2024" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Open order #2024" });
     await waitFor(() => expect(screen.getAllByRole("button", { name: /^Open order #/ })).toHaveLength(5));
     expect(search()).toContain("currentPage=2");
   });
@@ -168,10 +168,10 @@ describe("the orders list", () => {
   it("says when no order matches, and Clear filters shows them all again", async () => {
     const { user } = await openList();
     await user.type(screen.getByRole("searchbox", { name: "Search orders" }), "nobody at all");
-    expect(await screen.findByText("No orders match these filters")).toBeInTheDocument();
+    await screen.findByText("No orders match these filters");
     expect(screen.queryByText("No orders yet")).toBeNull();
     await user.click(screen.getAllByRole("button", { name: "Clear filters" }).at(-1)!);
-    expect(await screen.findByRole("button", { name: "Open order #1042" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Open order #1042" });
   });
 
   it("shows admins the follow-up settings, store integrations and import; members see none of them", async () => {
@@ -192,7 +192,7 @@ describe("the orders list", () => {
 
   it("explains where orders come from when there is none, with the ways in for admins", async () => {
     await openList({ orders: [] });
-    expect(await screen.findByText("No orders yet")).toBeInTheDocument();
+    await screen.findByText("No orders yet");
     expect(screen.getByText(/arrive by themselves from a connected store/)).toBeInTheDocument();
     expect(screen.getByText(/or from a CSV import/)).toBeInTheDocument();
     // The header's and the empty state's.
@@ -202,7 +202,7 @@ describe("the orders list", () => {
 
   it("tells a member with no orders to ask an admin", async () => {
     await openList({ role: "org:member", orders: [] });
-    expect(await screen.findByText("No orders yet")).toBeInTheDocument();
+    await screen.findByText("No orders yet");
     expect(screen.getByText("Ask an admin of this organization to connect your store or import orders.")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: /Store integrations/ })).toBeNull();
   });
@@ -213,7 +213,7 @@ describe("the orders list", () => {
     const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [RECOVERED], total: 1, page: 1, limit: 20 }));
     fetch.on("GET", "/api/order/", list.respond);
     const { user } = renderConsole({ path: "/orders", fetch });
-    expect(await screen.findByText("The orders could not be loaded")).toBeInTheDocument();
+    await screen.findByText("The orders could not be loaded");
     expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     // Nothing is known about the orders, nor while the Retry is on its way: "No orders yet" would be false.
     expect(screen.queryByText("No orders yet")).toBeNull();
@@ -222,7 +222,7 @@ describe("the orders list", () => {
     await waitFor(() => expect(list.asked()).toBe(1));
     expect(screen.queryByText("No orders yet")).toBeNull();
     list.release();
-    expect(await screen.findByRole("button", { name: "Open order #1042" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Open order #1042" });
   });
 
   it("shows a loading state until the orders arrive", async () => {
@@ -238,7 +238,7 @@ describe("the orders list", () => {
     await findScreen("Orders");
     await waitFor(() => expect(document.querySelector(".ant-spin-spinning")).not.toBeNull());
     release();
-    expect(await screen.findByRole("button", { name: "Open order #1042" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Open order #1042" });
   });
 
   it("asks again every few seconds while an order is being called, and stops once none is", async () => {
@@ -253,7 +253,7 @@ describe("the orders list", () => {
 
       state.orders = state.orders.map((order) => (order.id === OTHER_ORDER_ID ? { ...order, status: "declined", next_call_at: null } : order));
       await vi.advanceTimersByTimeAsync(5_000);
-      expect(await within(row("#1043")).findByText("Declined")).toBeInTheDocument();
+      await within(row("#1043")).findByText("Declined");
       const settled = asked();
       await vi.advanceTimersByTimeAsync(30_000);
       expect(asked()).toBe(settled);
@@ -265,7 +265,7 @@ describe("the orders list", () => {
   it("opens an order's drawer from its row, keeping it in the URL", async () => {
     const { user } = await openList();
     await user.click(within(row("#1043")).getByText("Grace Hopper"));
-    expect(await screen.findByText("Order #1043")).toBeInTheDocument();
-    expect(await screen.findByRole("region", { name: "Timeline" })).toBeInTheDocument();
+    await screen.findByText("Order #1043");
+    await screen.findByRole("region", { name: "Timeline" });
   });
 });

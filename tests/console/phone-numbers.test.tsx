@@ -76,7 +76,7 @@ describe("Phone Numbers", () => {
     expect(within(main).getByText("Sandbox")).toBeInTheDocument();
     expect(within(main).getByText("+1 (415) 555-0142")).toBeInTheDocument();
     expect(within(main).getByText("Vapi")).toBeInTheDocument();
-    expect(await within(main).findByText("Support Agent")).toBeInTheDocument();
+    await within(main).findByText("Support Agent");
     expect(within(main).getByRole("button", { name: "Copy E.164" })).toBeInTheDocument();
 
     const bookings = row("Bookings");
@@ -94,7 +94,7 @@ describe("Phone Numbers", () => {
     const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [MAIN], total: 1, page: 1, limit: 20 }));
     fetch.on("GET", "/api/phonenumber/", list.respond);
     const { user } = renderConsole({ path: "/phone-numbers", fetch, session: signedInAs("org:admin") });
-    expect(await screen.findByText("Phone numbers could not be loaded")).toBeInTheDocument();
+    await screen.findByText("Phone numbers could not be loaded");
     expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     // Nothing is known about the numbers, nor while the Retry is on its way: "No phone numbers yet" would be false.
     expect(screen.queryByText("No phone numbers yet")).toBeNull();
@@ -104,7 +104,7 @@ describe("Phone Numbers", () => {
     await waitFor(() => expect(list.asked()).toBe(1));
     expect(screen.queryByText("No phone numbers yet")).toBeNull();
     list.release();
-    expect(await screen.findByText("Main line")).toBeInTheDocument();
+    await screen.findByText("Main line");
     expect(screen.queryByText("Phone numbers could not be loaded")).toBeNull();
   });
 
@@ -113,10 +113,10 @@ describe("Phone Numbers", () => {
     serve(fetch, []);
     const { user } = renderConsole({ path: "/phone-numbers", fetch });
     await findScreen("Phone Numbers");
-    expect(await screen.findByText("No phone numbers yet")).toBeInTheDocument();
+    await screen.findByText("No phone numbers yet");
     const buttons = screen.getAllByRole("button", { name: "Add phone number" });
     await user.click(buttons[buttons.length - 1]!);
-    expect(await screen.findByRole("dialog", { name: "Add phone number" })).toBeInTheDocument();
+    await screen.findByRole("dialog", { name: "Add phone number" });
   });
 
   it("adds a number with the E.164 of the phone input, the provider and the answering agent", async () => {
@@ -134,8 +134,8 @@ describe("Phone Numbers", () => {
 
     await waitFor(() => expect(fetch.to("POST", "/api/phonenumber/")).toHaveLength(1));
     expect(fetch.to("POST", "/api/phonenumber/")[0]!.body).toEqual({ name: "Support line", provider: "telnyx", number: "+12125550187", agent_id: OTHER_AGENT_ID });
-    expect(await screen.findByText("Phone number added")).toBeInTheDocument();
-    expect(await screen.findByText("Support line")).toBeInTheDocument();
+    await screen.findByText("Phone number added");
+    await screen.findByText("Support line");
   });
 
   it("shows the server's reason in the modal when the number is a duplicate (409)", async () => {
@@ -149,7 +149,7 @@ describe("Phone Numbers", () => {
     await user.type(within(dialog).getByLabelText("Phone number"), "4155550142");
     await user.click(within(dialog).getByRole("button", { name: "Add number" }));
 
-    expect(await within(dialog).findByText(/already has the number \+14155550142 \("Main line"\)/)).toBeInTheDocument();
+    await within(dialog).findByText(/already has the number \+14155550142 \("Main line"\)/);
     expect(screen.getByRole("dialog", { name: "Add phone number" })).toBeInTheDocument();
   });
 
@@ -165,7 +165,7 @@ describe("Phone Numbers", () => {
     await user.type(within(dialog).getByLabelText("Phone number"), "41");
     await user.click(within(dialog).getByRole("button", { name: "Add number" }));
 
-    expect(await within(dialog).findByText("number must be in E.164 form, e.g. +14155550123")).toBeInTheDocument();
+    await within(dialog).findByText("number must be in E.164 form, e.g. +14155550123");
     expect(fetch.to("POST", "/api/phonenumber/")[0]!.body).toMatchObject({ number: "+141" });
   });
 
@@ -253,7 +253,7 @@ describe("Phone Numbers", () => {
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
 
     await waitFor(() => expect(fetch.to("DELETE", `/api/phonenumber/${BOOKINGS_ID}`)).toHaveLength(1));
-    expect(await screen.findByText("Phone number deleted")).toBeInTheDocument();
+    await screen.findByText("Phone number deleted");
     await waitFor(() => expect(screen.queryByText("Bookings")).toBeNull());
   });
 

@@ -24,9 +24,9 @@ describe("a shared private agent link", () => {
     const fetch = installFetchFake();
     const { user, pathname } = openLink(fetch, new FakeSession({ status: "signedOut", user: null }));
 
-    expect(await screen.findByText("Login is required to access this agent")).toBeInTheDocument();
+    await screen.findByText("Login is required to access this agent");
     await user.click(screen.getByRole("button", { name: "Go to Login" }));
-    expect(await screen.findByLabelText("Email")).toBeInTheDocument();
+    await screen.findByLabelText("Email");
     expect(pathname()).toBe(`/agent/private/${SHARED_ID}`);
     expect(fetch.requests).toEqual([]);
   });
@@ -42,7 +42,7 @@ describe("a shared private agent link", () => {
     expect(fetch.to("GET", CLONE_PATH)).toEqual([]);
 
     act(() => session.update({ status: "signedIn", user: { id: "user_ada", name: "Ada", email: "ada@example.com" } }));
-    expect(await screen.findByRole("heading", { name: "Cloning Agent" })).toBeInTheDocument();
+    await screen.findByRole("heading", { name: "Cloning Agent" });
 
     answer(json({ data: makeAgent() }));
     await waitForPath(pathname, `/agent/${AGENT_ID}`);
@@ -54,7 +54,7 @@ describe("a shared private agent link", () => {
     serveEditor(fetch);
     const { pathname } = openLink(fetch);
 
-    expect(await screen.findByText("Agent cloned successfully!")).toBeInTheDocument();
+    await screen.findByText("Agent cloned successfully!");
     await waitForPath(pathname, `/agent/${AGENT_ID}`);
     await findScreen("Edit Agent");
     expect(fetch.to("GET", CLONE_PATH)).toHaveLength(1);
@@ -69,9 +69,9 @@ describe("a shared private agent link", () => {
     serveEditor(fetch);
     const { pathname } = openLink(fetch);
 
-    expect(await screen.findByText("Agent is already in your account!")).toBeInTheDocument();
+    await screen.findByText("Agent is already in your account!");
     await waitForPath(pathname, `/agent/${OTHER_AGENT_ID}`);
-    expect(await screen.findByDisplayValue("My earlier copy")).toBeInTheDocument();
+    await screen.findByDisplayValue("My earlier copy");
   });
 
   it("on 404 shows the card 'Agent not found or access denied' with Go to Dashboard", async () => {
@@ -80,7 +80,7 @@ describe("a shared private agent link", () => {
     );
     const { user, pathname } = openLink(fetch);
 
-    expect(await screen.findByText("Agent not found or access denied")).toBeInTheDocument();
+    await screen.findByText("Agent not found or access denied");
     expect(pathname()).toBe(`/agent/private/${SHARED_ID}`);
     await user.click(screen.getByRole("button", { name: "Go to Dashboard" }));
     await findScreen("Dashboard");
@@ -94,7 +94,7 @@ describe("a shared private agent link", () => {
     serveEditor(fetch);
     const { pathname } = openLink(fetch);
 
-    expect(await screen.findByText("Failed to clone agent")).toBeInTheDocument();
+    await screen.findByText("Failed to clone agent");
     await waitForPath(pathname, `/agent/${SHARED_ID}`);
     expect(fetch.to("GET", CLONE_PATH)).toHaveLength(1);
   });
@@ -105,7 +105,7 @@ describe("a shared private agent link", () => {
     );
     const { pathname } = openLink(fetch);
 
-    expect(await screen.findByText("Authentication required")).toBeInTheDocument();
+    await screen.findByText("Authentication required");
     expect(screen.getByRole("button", { name: "Go to Dashboard" })).toBeInTheDocument();
     expect(pathname()).toBe(`/agent/private/${SHARED_ID}`);
   });
@@ -113,13 +113,13 @@ describe("a shared private agent link", () => {
   it("on 500 says 'Server error. Please try again later.'", async () => {
     const fetch = installFetchFake().on("GET", CLONE_PATH, () => new Response("", { status: 500 }));
     openLink(fetch);
-    expect(await screen.findByText("Server error. Please try again later.")).toBeInTheDocument();
+    await screen.findByText("Server error. Please try again later.");
   });
 
   it("when the server cannot be reached says 'Server error. Please try again later.'", async () => {
     const fetch = installFetchFake().on("GET", CLONE_PATH, () => Promise.reject(new TypeError("Failed to fetch")));
     openLink(fetch);
-    expect(await screen.findByText("Server error. Please try again later.")).toBeInTheDocument();
+    await screen.findByText("Server error. Please try again later.");
     expect(fetch.to("GET", CLONE_PATH)).toHaveLength(1);
   });
 });

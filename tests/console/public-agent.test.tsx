@@ -89,12 +89,12 @@ describe("/public/agent/:agentID: loading and landing", () => {
     const fetch = installFetchFake().on("GET", PROFILE_PATH, () => new Promise<Response>((resolve) => (answer = resolve)));
     renderPage(undefined, fetch);
 
-    expect(await screen.findByText("Loading agent", {}, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByText("Loading agent", {}, { timeout: 10_000 });
     expect(screen.queryByRole("button", { name: "Start Call" })).toBeNull();
     await waitFor(() => expect(answer).toBeTypeOf("function"));
     answer(json({ data: PROFILE }));
 
-    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: PROFILE.name });
     expect(screen.getByText(PROFILE.description)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Start Call" })).toBeEnabled();
     expect(document.title).toBe("Ava from Acme · Voice Agents");
@@ -106,10 +106,10 @@ describe("/public/agent/:agentID: loading and landing", () => {
     const fetch = installFetchFake().on("GET", PROFILE_PATH, () => (++answers <= 2 ? tooMany("1") : json({ data: PROFILE })));
     renderPage(undefined, fetch);
 
-    expect(await screen.findByText("Loading agent", {}, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByText("Loading agent", {}, { timeout: 10_000 });
     await waitFor(() => expect(answers).toBeGreaterThanOrEqual(1));
     expect(screen.queryByRole("heading", { level: 1 })).toBeNull();
-    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 });
     expect(screen.getByText(PROFILE.description)).toBeInTheDocument();
     expect(screen.queryByText("AI Agent 3f2a9c1b")).toBeNull();
     expect(fetch.to("GET", PROFILE_PATH)).toHaveLength(3);
@@ -121,25 +121,25 @@ describe("/public/agent/:agentID: loading and landing", () => {
     ["a 500", () => json({ detail: "boom", code: "internal" }, 500)],
   ])("after %s a reload shows the profile this tab got before, at once", async (_, respond) => {
     renderPage();
-    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 });
     cleanup();
 
     const fetch = installFetchFake().on("GET", PROFILE_PATH, respond);
     renderPage(undefined, fetch);
-    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 });
     expect(fetch.to("GET", PROFILE_PATH)).toHaveLength(1);
   });
 
   it("a 404 forgets the remembered profile: the agent is no longer public, so the stand-in is shown", async () => {
     renderPage();
-    expect(await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: PROFILE.name }, { timeout: 10_000 });
     cleanup();
 
     renderPage(undefined, installFetchFake().on("GET", PROFILE_PATH, () => json({ detail: "Agent not found or not accessible.", code: "not_found" }, 404)));
-    expect(await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 });
     cleanup();
     renderPage(undefined, installFetchFake().on("GET", PROFILE_PATH, () => json({ detail: "boom", code: "internal" }, 500)));
-    expect(await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 });
   });
 
   it.each([
@@ -150,14 +150,14 @@ describe("/public/agent/:agentID: loading and landing", () => {
   ])("after %s it builds the agent locally: 'AI Agent' + the id's first 8 characters, the default description", async (_, respond) => {
     renderPage(undefined, installFetchFake().on("GET", PROFILE_PATH, respond));
 
-    expect(await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 });
     expect(screen.getByText("Connect with our AI assistant")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Start Call" })).toBeEnabled();
   });
 
   it("fills a blank name or description from the same defaults", async () => {
     renderPage(undefined, installFetchFake().on("GET", PROFILE_PATH, () => json({ data: { ...PROFILE, name: "", description: " " } })));
-    expect(await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "AI Agent 3f2a9c1b" }, { timeout: 10_000 });
     expect(screen.getByText("Connect with our AI assistant")).toBeInTheDocument();
   });
 
@@ -166,7 +166,7 @@ describe("/public/agent/:agentID: loading and landing", () => {
       undefined,
       installFetchFake().on("GET", PROFILE_PATH, () => json({ data: { ...PROFILE, description: "<img src=x onerror=alert(1)>" } })),
     );
-    expect(await screen.findByText("<img src=x onerror=alert(1)>", {}, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByText("<img src=x onerror=alert(1)>", {}, { timeout: 10_000 });
     expect(document.querySelector("img[onerror]")).toBeNull();
   });
 });
@@ -232,12 +232,12 @@ describe("/public/agent/:agentID: the 'Confirm Call Details' modal", () => {
 
     await user.click(modal.name);
     await user.tab(); // leaves the name blank
-    expect(await modal.form.findByText("Please enter Recipient Name")).toBeInTheDocument();
+    await modal.form.findByText("Please enter Recipient Name");
     expect(modal.name).toHaveAttribute("aria-invalid", "true");
 
     await user.type(modal.phone, "41");
     await user.clear(modal.phone);
-    expect(await modal.form.findByText("Please enter Phone Number")).toBeInTheDocument();
+    await modal.form.findByText("Please enter Phone Number");
 
     await user.type(modal.name, "Ada");
     expect(modal.form.queryByText("Please enter Recipient Name")).toBeNull();
@@ -248,7 +248,7 @@ describe("/public/agent/:agentID: the 'Confirm Call Details' modal", () => {
     const modal = await openModal(user);
 
     fireEvent.submit(modal.submit.closest("form")!);
-    expect(await modal.form.findByText("Please enter Phone Number")).toBeInTheDocument();
+    await modal.form.findByText("Please enter Phone Number");
     expect(modal.form.getByText("Please enter Recipient Name")).toBeInTheDocument();
     expect(fetch.to("POST", "/api/call/public")).toEqual([]);
   });
@@ -299,7 +299,7 @@ describe("/public/agent/:agentID: the 'Confirm Call Details' modal", () => {
       .on("POST", "/api/call/public", () => json({ data: { id: "call_2", status: "queued" } }, 200));
     const { user } = renderPage(undefined, fetch);
     await fillAndSubmit(user);
-    expect(await screen.findByText("Agent is Calling")).toBeInTheDocument();
+    await screen.findByText("Agent is Calling");
   });
 
   it.each([

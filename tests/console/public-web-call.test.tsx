@@ -154,11 +154,11 @@ describe("/web-call/:callSlug: the details", () => {
     const fetch = installFetchFake().on("GET", `/api/webcall/public/${SLUG}`, () => new Promise<Response>((resolve) => (answer = resolve)));
     renderPage(fetch);
 
-    expect(await screen.findByText("Loading call", {}, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByText("Loading call", {}, { timeout: 10_000 });
     await waitFor(() => expect(answer).toBeTypeOf("function"));
     answer(json({ data: DETAILS }));
 
-    expect(await screen.findByRole("heading", { level: 1, name: "Spring sale follow-up" })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "Spring sale follow-up" });
     expect(screen.getByText("Hi Ada")).toBeInTheDocument();
     expect(screen.getByText("A two-minute call about your order.")).toBeInTheDocument();
     const items = within(screen.getByRole("list", { name: "Before you start" })).getAllByRole("listitem");
@@ -184,7 +184,7 @@ describe("/web-call/:callSlug: the details", () => {
 
   it("says 'This call link is not valid' for an unknown slug", async () => {
     renderPage(installFetchFake().on("GET", `/api/webcall/public/${SLUG}`, () => json({ detail: "Web call not found", code: "not_found" }, 404)));
-    expect(await screen.findByRole("heading", { level: 1, name: "This call link is not valid" }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "This call link is not valid" }, { timeout: 10_000 });
     expect(screen.queryByRole("button", { name: "Start Call" })).toBeNull();
   });
 
@@ -194,10 +194,10 @@ describe("/web-call/:callSlug: the details", () => {
       fail ? json({ detail: "boom", code: "internal" }, 500) : json({ data: DETAILS }),
     );
     const { user } = renderPage(fetch);
-    expect(await screen.findByRole("heading", { level: 1, name: "This call could not be loaded." }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "This call could not be loaded." }, { timeout: 10_000 });
     fail = false;
     await user.click(screen.getByRole("button", { name: "Try again" }));
-    expect(await screen.findByRole("heading", { level: 1, name: "Spring sale follow-up" })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "Spring sale follow-up" });
   });
 
   it("renders instructions, title and name as text: markup shows literally and never runs", async () => {
@@ -210,7 +210,7 @@ describe("/web-call/:callSlug: the details", () => {
       ],
     };
     renderPage(withDetails(hostile));
-    expect(await screen.findByRole("heading", { level: 1, name: "<b>Bold</b> title" }, { timeout: 10_000 })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "<b>Bold</b> title" }, { timeout: 10_000 });
     expect(screen.getByText("Hi <script>alert('name')</script>")).toBeInTheDocument();
     expect(screen.getByRole("heading", { level: 3, name: "<img src=x onerror=alert(1)>" })).toBeInTheDocument();
     expect(screen.getByText("<script>alert(2)</script>")).toBeInTheDocument();
@@ -281,7 +281,7 @@ describe("/web-call/:callSlug: the call", () => {
     const { user } = renderPage(withDetails());
     await user.click(await startButton());
     client.emit({ type: "listening" });
-    expect(await screen.findByRole("dialog")).toBeInTheDocument();
+    await screen.findByRole("dialog");
     client.emit({ type: "call-end" });
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(screen.getByText("The call has ended.")).toBeInTheDocument();
@@ -362,7 +362,7 @@ describe("/web-call/:callSlug: the call", () => {
     await waitFor(() => expect(within(overlay).getByRole("status")).toHaveTextContent("Assistant is speaking"), { timeout: 5000 });
     expect(overlay.querySelectorAll(".pub-volume__segment--lit").length).toBeGreaterThan(0);
     // The agent's own first message, not a generic greeting.
-    expect(await within(overlay).findByText("Hi Ada, thanks for taking the spring sale call!", {}, { timeout: 5000 })).toBeInTheDocument();
+    await within(overlay).findByText("Hi Ada, thanks for taking the spring sale call!", {}, { timeout: 5000 });
     expect(within(overlay).queryByText("Hello! How can I help you today?")).toBeNull();
     expect(harness.vapiLoaded).toBe(false);
 

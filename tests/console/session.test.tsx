@@ -24,7 +24,7 @@ describe("signed out", () => {
 
     session.update({ status: "signedOut" });
 
-    expect(await screen.findByLabelText("Email")).toBeInTheDocument();
+    await screen.findByLabelText("Email");
     expect(screen.getByLabelText("Password")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Sign in" })).toBeInTheDocument();
     expect(screen.queryByRole("navigation", { name: "Main navigation" })).not.toBeInTheDocument();
@@ -65,7 +65,7 @@ describe("signed out", () => {
     await user.type(screen.getByLabelText("Password"), "a long password");
     await user.click(screen.getByRole("button", { name: "Create account" }));
 
-    expect(await screen.findByRole("heading", { name: "Create your organization" })).toBeInTheDocument();
+    await screen.findByRole("heading", { name: "Create your organization" });
     await user.type(screen.getByLabelText("Name"), "Navy Labs");
     await user.click(screen.getByRole("button", { name: "Create organization" }));
 
@@ -187,12 +187,12 @@ describe("signing out", () => {
     await findScreen("Billing");
 
     await user.click(screen.getByRole("button", { name: "Account menu" }));
-    expect(await screen.findByText(ADA.email)).toBeInTheDocument();
+    await screen.findByText(ADA.email);
     await user.click(screen.getByRole("menuitem", { name: "Sign out" }));
 
     await waitForPath(pathname, "/");
     expect(session.signOut).toHaveBeenCalledTimes(1);
-    expect(await screen.findByRole("button", { name: "Sign in" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Sign in" });
   });
 });
 
@@ -201,10 +201,10 @@ describe("a shared private agent link", () => {
     const session = new FakeSession({ status: "signedOut", user: null });
     const { user, pathname } = renderConsole({ path: "/agent/private/ag_1", session });
 
-    expect(await screen.findByText("Login is required to access this agent")).toBeInTheDocument();
+    await screen.findByText("Login is required to access this agent");
     await user.click(screen.getByRole("button", { name: "Go to Login" }));
 
-    expect(await screen.findByLabelText("Email")).toBeInTheDocument();
+    await screen.findByLabelText("Email");
     expect(pathname()).toBe("/agent/private/ag_1");
   });
 });

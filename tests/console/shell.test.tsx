@@ -140,7 +140,7 @@ describe("the screens inside the shell", () => {
   it("/dashboard asks for its figures and the organisation's zone, and shows an empty organisation its first step", async () => {
     const { fetch, pathname } = renderConsole({ path: "/dashboard" });
     await findScreen("Dashboard");
-    expect(await screen.findByRole("link", { name: "Create your first agent" })).toBeInTheDocument();
+    await screen.findByRole("link", { name: "Create your first agent" });
     expect(pathname()).toBe("/dashboard");
     await waitFor(() => expect(document.title).toBe("Dashboard · Voice Agents"));
     expect(fetch.requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(["GET /api/dashboard/", "GET /api/organization/settings"]);
@@ -154,7 +154,7 @@ describe("the screens inside the shell", () => {
     );
     const { pathname } = renderConsole({ path: "/orders", fetch });
     await findScreen("Orders");
-    expect(await screen.findByText("No orders yet")).toBeInTheDocument();
+    await screen.findByText("No orders yet");
     expect(pathname()).toBe("/orders");
     await waitFor(() => expect(document.title).toBe("Orders · Voice Agents"));
     expect(fetch.requests.map((request) => `${request.method} ${request.url}`).sort()).toEqual(["GET /api/order/?page=1&limit=20", "GET /api/order/stats"]);

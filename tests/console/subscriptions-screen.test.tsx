@@ -104,7 +104,7 @@ describe("Subscriptions: the plan comparison", () => {
     await within(dialog).findByText("\u2212$150 a month");
     await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
     await waitFor(() => expect(screen.getByTestId("current-plan-name")).toHaveTextContent("Starter"));
-    expect(await screen.findByText("You are now on Starter")).toBeInTheDocument();
+    await screen.findByText("You are now on Starter");
     expect(within(planRow("Starter")).getByRole("button", { name: "Current plan" })).toBeDisabled();
     expect(fetch.to("POST", "/api/subscription/change").map((request) => request.body)).toEqual([{ plan: "starter" }]);
   });
@@ -165,7 +165,7 @@ describe("Subscriptions: the current plan", () => {
 
   it("says when the subscription could not be loaded, with the server's detail, and tries again", async () => {
     const { user, state, fetch } = await open({ fail: true });
-    expect(await screen.findByText(text.loadFailed)).toBeInTheDocument();
+    await screen.findByText(text.loadFailed);
     expect(screen.getByText("The billing service is not answering.")).toBeInTheDocument();
     state.failing = false;
     const before = fetch.to("GET", "/api/subscription/").length;
@@ -181,7 +181,7 @@ describe("Subscriptions with nothing to show", () => {
     fetch.on("GET", "/api/subscription/", () => json({ data: null }));
     renderConsole({ path: "/subscriptions", fetch });
     await findScreen("Subscriptions");
-    expect(await screen.findByText(text.empty)).toBeInTheDocument();
+    await screen.findByText(text.empty);
     expect(screen.queryByRole("heading", { level: 2, name: text.table.title })).toBeNull();
   });
 });
@@ -196,9 +196,9 @@ describe("Subscriptions for a member", () => {
     // Enterprise is a mail to sales, which anyone may send.
     expect(within(planRow("Enterprise")).getByRole("link", { name: "Contact sales" })).toBeInTheDocument();
     await user.hover(upgrade.parentElement!);
-    expect(await screen.findByText(text.actions.membersCannot)).toBeInTheDocument();
+    await screen.findByText(text.actions.membersCannot);
     await user.hover(screen.getByRole("button", { name: "Manage billing" }).parentElement!);
-    expect(await screen.findByText(text.actions.membersCannotBilling)).toBeInTheDocument();
+    await screen.findByText(text.actions.membersCannotBilling);
     await user.click(upgrade);
     expect(fetch.to("GET", "/api/subscription/preview")).toHaveLength(0);
     expect(fetch.to("POST", "/api/subscription/change")).toHaveLength(0);
@@ -209,7 +209,7 @@ describe("Subscriptions for a member", () => {
 describe("Subscriptions: back from Checkout", () => {
   it("after paying, says the payment is complete; closing the note drops it from the URL", async () => {
     const { user, pathname } = await open({ subscription: makeSubscription("pro"), path: "/subscriptions?subscription=success" });
-    expect(await screen.findByText(text.checkoutReturn.success)).toBeInTheDocument();
+    await screen.findByText(text.checkoutReturn.success);
     expect(screen.getByText(text.checkoutReturn.successDetail)).toBeInTheDocument();
     await user.click(screen.getByText(text.checkoutReturn.success).closest(".ant-alert")!.querySelector(".ant-alert-close-icon") as HTMLElement);
     await waitFor(() => expect(screen.queryByText(text.checkoutReturn.success)).toBeNull());
@@ -218,6 +218,6 @@ describe("Subscriptions: back from Checkout", () => {
 
   it("after cancelling, says nothing changed", async () => {
     await open({ subscription: makeSubscription("starter"), path: "/subscriptions?subscription=cancelled" });
-    expect(await screen.findByText(text.checkoutReturn.cancelled)).toBeInTheDocument();
+    await screen.findByText(text.checkoutReturn.cancelled);
   });
 });
