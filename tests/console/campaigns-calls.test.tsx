@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { makeCall } from "./call-logs-fixtures";
 import { CAMPAIGN_ID, CONTACT_CALL_ID, makeCampaign, makeContact, makeCounts, queriesTo, serveCampaigns, type CampaignServer } from "./campaigns-fixtures";
 import { failingList } from "./fetch-fake";
-import { findScreen, installFetchFake, json, renderConsole, signedInAs, type FetchFake } from "./test-utils";
+import { findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs, type FetchFake } from "./test-utils";
 
 const FIRST_CALL_ID = "9d342b2e-1f6a-4e0c-8d2b-7c9a1e3f4b22";
 const PATH = `/campaigns/${CAMPAIGN_ID}/calls`;
@@ -126,18 +126,10 @@ describe("a campaign's calls page", () => {
   it("claims no contacts while they fail or are asked again, and Retry shows them once they load", async () => {
     const fetch = installFetchFake();
     serve(fetch);
-    const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: CONTACTS, total: CONTACTS.length, page: 1, limit: 20 }));
+    const list = failingList(() => json({ data: CONTACTS, total: CONTACTS.length, page: 1, limit: 20 }));
     fetch.on("GET", `/api/campaign/${CAMPAIGN_ID}/contacts`, list.respond);
     const { user } = renderConsole({ path: PATH, fetch, session: signedInAs("org:admin") });
-    await screen.findByText("The contacts could not be loaded");
-    expect(screen.getByText("The database is restarting")).toBeInTheDocument();
-    expect(screen.queryByText("No contacts in this campaign yet.")).toBeNull();
-    list.recover();
-    await user.click(screen.getByRole("button", { name: "Retry" }));
-    await waitFor(() => expect(list.asked()).toBe(1));
-    expect(screen.queryByText("No contacts in this campaign yet.")).toBeNull();
-    list.release();
-    await screen.findByText("Grace Hopper");
+    await retryFailedList(list, user, { title: "The contacts could not be loaded", empty: "No contacts in this campaign yet.", shown: () => screen.findByText("Grace Hopper") });
   });
 
   it("opens a contact's call in Call Logs' call drawer", async () => {

@@ -132,11 +132,15 @@ afterEach(() => {
   }
 });
 
+/** A list's failing answer in the tests of failingList: a 500 with the server's detail. */
+export const RESTARTING = "The database is restarting";
+
 /**
- * A list that fails, then recovers: `failure` until `recover()`; after it each request waits until
- * `release()` and gets `answer`, so a test can look at the screen while a Retry is on its way.
+ * A list that fails, then recovers: `failure` (a 500 saying RESTARTING unless given) until `recover()`;
+ * after it each request waits until `release()` and gets `answer`, so a test can look at the screen while
+ * a Retry is on its way (tests/console/test-utils.tsx: retryFailedList).
  */
-export function failingList(failure: () => Response, answer: Responder) {
+export function failingList(answer: Responder, failure: () => Response = () => json({ detail: RESTARTING, code: "internal_error" }, 500)) {
   let failing = true;
   let waiting = 0;
   let release: () => void = () => undefined;

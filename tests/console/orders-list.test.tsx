@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../contract/order-shared";
 import { CALL_ID, makeOrder, OTHER_ORDER_ID, queriesTo, serveOrders, THIRD_ORDER_ID } from "./orders-fixtures";
 import { failingList } from "./fetch-fake";
-import { findScreen, installFetchFake, json, renderConsole, signedInAs } from "./test-utils";
+import { findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs } from "./test-utils";
 
 const RECOVERED = makeOrder();
 const CALLING = makeOrder({
@@ -210,19 +210,11 @@ describe("the orders list", () => {
   it("says when the list fails, with the server's detail, and Retry asks again", async () => {
     const fetch = installFetchFake();
     serveOrders(fetch, { orders: [RECOVERED] });
-    const list = failingList(() => json({ detail: "The database is restarting", code: "internal_error" }, 500), () => json({ data: [RECOVERED], total: 1, page: 1, limit: 20 }));
+    const list = failingList(() => json({ data: [RECOVERED], total: 1, page: 1, limit: 20 }));
     fetch.on("GET", "/api/order/", list.respond);
     const { user } = renderConsole({ path: "/orders", fetch });
-    await screen.findByText("The orders could not be loaded");
-    expect(screen.getByText("The database is restarting")).toBeInTheDocument();
     // Nothing is known about the orders, nor while the Retry is on its way: "No orders yet" would be false.
-    expect(screen.queryByText("No orders yet")).toBeNull();
-    list.recover();
-    await user.click(screen.getByRole("button", { name: "Retry" }));
-    await waitFor(() => expect(list.asked()).toBe(1));
-    expect(screen.queryByText("No orders yet")).toBeNull();
-    list.release();
-    await screen.findByRole("button", { name: "Open order #1042" });
+    await retryFailedList(list, user, { title: "The orders could not be loaded", empty: "No orders yet", shown: () => screen.findByRole("button", { name: "Open order #1042" }) });
   });
 
   it("shows a loading state until the orders arrive", async () => {

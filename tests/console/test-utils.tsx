@@ -16,7 +16,7 @@ import { localUi } from "../../src/components/auth/local";
 import { AntdRoot } from "../../src/providers/antd-root";
 import { RefineRoot } from "../../src/providers/refine-root";
 import { ConsoleRoutes } from "../../src/routes";
-import { installFetchFake, type FetchFake } from "./fetch-fake";
+import { installFetchFake, RESTARTING, type failingList, type FetchFake } from "./fetch-fake";
 
 export { FetchFake, installFetchFake, json, type RecordedRequest } from "./fetch-fake";
 
@@ -208,4 +208,26 @@ export function findDialog(title: string): Promise<HTMLElement> {
     if (!dialog) throw new Error(`No open dialog titled "${title}"`);
     return dialog;
   });
+}
+
+/**
+ * A list answered by failingList: it says it could not be loaded (`title`, the server's detail) and never
+ * claims to be empty (`empty`, its "none yet" text), neither after the failure nor while Retry is on its
+ * way; once the answer is released, `shown` finds its rows and the error is gone.
+ */
+export async function retryFailedList(
+  list: ReturnType<typeof failingList>,
+  user: ReturnType<typeof userEvent.setup>,
+  { title, empty, shown, retry = "Retry" }: { title: string; empty: string; shown: () => Promise<unknown>; retry?: string },
+): Promise<void> {
+  await screen.findByText(title);
+  expect(screen.getByText(RESTARTING)).toBeInTheDocument();
+  expect(screen.queryByText(empty)).toBeNull();
+  list.recover();
+  await user.click(screen.getByRole("button", { name: retry }));
+  await waitFor(() => expect(list.asked()).toBe(1));
+  expect(screen.queryByText(empty)).toBeNull();
+  list.release();
+  await shown();
+  expect(screen.queryByText(title)).toBeNull();
 }
