@@ -1,20 +1,33 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, minifySync, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 
 const OUT_DIR = "dist/console";
 
 /**
- * Writes .br and .gz beside every text asset once, at build time, so the server sends compressed
- * files without compressing per request (@fastify/static `preCompressed`).
+ * Plain scripts of public/ the page loads before the app (public/load-check.js): Vite copies public/ as it
+ * is, so the readable, commented source would ship. Minified in the output (1.8 → 0.9 KB gzip, on every page).
+ */
+const PUBLIC_SCRIPTS = ["load-check.js"];
+
+/**
+ * Minifies PUBLIC_SCRIPTS in the output, then writes .br and .gz beside every text asset once, at build
+ * time, so the server sends compressed files without compressing per request (@fastify/static
+ * `preCompressed`). One hook, in that order: closeBundle hooks of several plugins run side by side.
  */
 function precompress(): Plugin {
   return {
     name: "precompress",
     apply: "build",
     closeBundle() {
+      for (const name of PUBLIC_SCRIPTS) {
+        const file = join(OUT_DIR, name);
+        const { code, errors } = minifySync(name, readFileSync(file, "utf8"));
+        if (errors.length > 0) throw new Error(`${file} could not be minified: ${errors.map((error) => error.message).join("; ")}`);
+        writeFileSync(file, code);
+      }
       const walk = (dir: string): string[] =>
         readdirSync(dir).flatMap((name) => {
           const path = join(dir, name);
