@@ -225,6 +225,25 @@ export function waitingDetail(queued: { status: "queued" | "needs_timezone"; rea
   return `Queued: the first call may go from ${localTimeText(queued.readyAt, queued.zones)}.`;
 }
 
+/**
+ * The sentence for an order whose contact waits for its next call after one that did not settle it (a retry
+ * due, or the customer asked to be called back): what the last call came to, then when the next may go.
+ * Written when the call ends (server/orders/outcome.ts) and made afresh by GET /order/ from the contact as it
+ * is (server/orders/repository.ts), so the time follows a change of the follow-up's windows, a move to
+ * another follow-up or the 3-calls-in-24-hours rule, and says "when a line is free" once it has come.
+ * `outcome` is the last call's (contract/call-outcome.ts).
+ */
+export function retryDetail(input: { outcome: string; callBackLater: boolean; readyAt: Date | null; zones: string[] }, now: Date): string {
+  const due = input.readyAt !== null && input.readyAt.getTime() <= now.getTime();
+  if (input.callBackLater) {
+    if (!input.readyAt) return "Asked to be called back: waiting for a time zone to call in.";
+    return due ? "Asked to be called back: the next call goes out when a line is free." : `Asked to be called back: next call from ${localTimeText(input.readyAt, input.zones)}.`;
+  }
+  const what = input.outcome === "voicemail" ? "Voicemail left" : input.outcome === "answered" ? "Answered" : `Not reached (${input.outcome.replace("_", " ")})`;
+  const when = !input.readyAt ? "waiting for a time zone for the next call" : due ? "next call when a line is free" : `next call from ${localTimeText(input.readyAt, input.zones)}`;
+  return `${what}; ${when}.`;
+}
+
 export const FOLLOW_UP_OFF_DETAIL = "Automatic follow-up is off: switch it on in the follow-up settings, or use Call now.";
 export const FOLLOW_UP_NOT_SET_DETAIL = "Follow-up is not set up yet: choose the agent and the caller number in the follow-up settings, or use Call now once they are set.";
 export const noConsentDetail = (order: Pick<OrderRow, "consentSource">) =>

@@ -47,7 +47,7 @@ import { lockOrganisationForCalls } from "../wallet/wallet";
 import { ToolCallError, type ToolHandler } from "../webhooks/tools";
 import { attributionDaysOf } from "./payment";
 import { recordOrderEvent } from "./events";
-import { localTimeText, setOrderStatus, type OrderRow } from "./follow-up";
+import { retryDetail, setOrderStatus, type OrderRow } from "./follow-up";
 
 export const ORDER_OUTCOME_TOOL: FunctionToolSpec = {
   name: "record_order_outcome",
@@ -160,16 +160,14 @@ async function decide(
       const at = Math.max(asked, now);
       const ready = nextReadyAt(campaign, contact, at);
       next = { status: ready ? "queued" : "needs_timezone", notBefore: new Date(at), readyAt: ready };
-      const detail = ready ? `Asked to be called back: next call from ${localTimeText(ready, zones)}.` : "Asked to be called back: waiting for a time zone to call in.";
+      const detail = retryDetail({ outcome, callBackLater: true, readyAt: ready, zones }, new Date(now));
       return { next, status: "calling", detail, event: { kind: "queued", detail } };
     }
     if (WAITING.includes(next.status)) next = { ...next, status: "answered", readyAt: null };
     return { next, status: "calling", detail: `Asked to be called back, but all ${campaign.retry.max_attempts} calls were made. ${await waitingForPurchase()}`, event: null };
   }
   if (WAITING.includes(next.status)) {
-    const when = next.readyAt ? `next call from ${localTimeText(next.readyAt, zones)}` : "waiting for a time zone for the next call";
-    const what = outcome === "voicemail" ? "Voicemail left" : outcome === "answered" ? "Answered" : `Not reached (${outcome.replace("_", " ")})`;
-    return { next, status: "calling", detail: `${what}; ${when}.`, event: null };
+    return { next, status: "calling", detail: retryDetail({ outcome, callBackLater: false, readyAt: next.readyAt, zones }, new Date(now)), event: null };
   }
   if (reached) {
     const told = order.callOutcome ? `${ORDER_CALL_OUTCOME_LABELS[order.callOutcome as OrderCallOutcome]}. ` : "";

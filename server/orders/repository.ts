@@ -20,7 +20,7 @@ import type { Db } from "../db/client";
 import { calls, campaignContacts, campaigns, orderEvents, orders, storeIntegrations } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import type { OrderEventKind } from "./events";
-import { waitingDetail, type OrderRow } from "./follow-up";
+import { retryDetail, waitingDetail, type OrderRow } from "./follow-up";
 
 export type OrderListQuery = z.output<typeof orderListQuerySchema>;
 export type OrderStats = z.infer<typeof orderStatsSchema>;
@@ -31,6 +31,8 @@ interface OrderFacts {
   order: OrderRow;
   integrationName: string | null;
   contactStatus: string | null;
+  /** The contact's last call's outcome (contract/call-outcome.ts). */
+  contactOutcome: string | null;
   attempts: number | null;
   lastCallId: string | null;
   lastCallAt: Date | null;
@@ -44,6 +46,7 @@ function selectFacts(db: Db) {
       order: orders,
       integrationName: storeIntegrations.name,
       contactStatus: campaignContacts.status,
+      contactOutcome: campaignContacts.outcome,
       attempts: campaignContacts.attempts,
       lastCallId: campaignContacts.lastCallId,
       lastCallAt: calls.startedAt,
@@ -65,7 +68,12 @@ export function toApiOrder(facts: OrderFacts, now = Date.now()): Order {
   const timezones = contactZones({ timezone: order.timezone, numberZones }, facts.fallbackTimezone);
   // An open order whose contact waits for its first call: the sentence from the contact as it is now (a
   // stored one would keep a time its follow-up's windows or a move to another follow-up changed since).
-  const firstCallWaiting = order.status === "open" && (facts.contactStatus === "queued" || facts.contactStatus === "needs_timezone") && (facts.attempts ?? 0) === 0;
+  const contactWaiting = facts.contactStatus === "queued" || facts.contactStatus === "needs_timezone";
+  const firstCallWaiting = order.status === "open" && contactWaiting && (facts.attempts ?? 0) === 0;
+  // The same for an order called before whose contact waits for its next call (a retry or a call-back), but
+  // not after Call now (ready since the epoch: its own sentence names who asked for the call).
+  const nextCallWaiting =
+    order.status === "calling" && contactWaiting && (facts.attempts ?? 0) > 0 && facts.contactOutcome !== null && facts.readyAt?.getTime() !== 0;
   return {
     id: order.id,
     reference: order.reference,
@@ -86,7 +94,9 @@ export function toApiOrder(facts: OrderFacts, now = Date.now()): Order {
     status: order.status as OrderStatus,
     status_detail: firstCallWaiting
       ? waitingDetail({ status: facts.contactStatus as "queued" | "needs_timezone", readyAt: facts.readyAt, zones: timezones }, new Date(now))
-      : order.statusDetail,
+      : nextCallWaiting
+        ? retryDetail({ outcome: facts.contactOutcome!, callBackLater: order.callOutcome === "call_back_later", readyAt: facts.readyAt, zones: timezones }, new Date(now))
+        : order.statusDetail,
     call_consent: { given: order.consentGiven, source: order.consentSource, at: order.consentAt ? isoTime(order.consentAt) : null },
     attempts: facts.attempts ?? 0,
     last_call_id: facts.lastCallId,

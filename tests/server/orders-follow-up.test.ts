@@ -345,6 +345,38 @@ describe("outcomes", () => {
     expect((await contactOf(database.db, id))!.status).toBe("answered");
   });
 
+  it("a retry's sentence names the next call, and GET /order/ makes it afresh: a moved time, a time come; Call now keeps its own", async () => {
+    await saveFollowUp(world, { max_concurrency: 5, retry: { max_attempts: 3, delay_minutes: 60, on: ["busy"] } });
+    const number = freshNumber();
+    const zone = zoneAtLocalHour(10);
+    const id = await queuedOrder({ customerNumber: number, timezone: zone });
+    const [claimed] = await claimNow();
+    await endCall(claimed!.callId, number, { endedReason: "customer-busy" });
+    const written = (await orderRow(database.db, id)).statusDetail;
+    expect(written).toMatch(/^Not reached \(busy\); next call from .+\.$/);
+    expect(written!.endsWith(` (${zone}).`)).toBe(true);
+    // Written when the call ended and read now, the same words.
+    expect(await getOrder(world, id)).toMatchObject({ status: "calling", status_detail: written, attempts: 1 });
+
+    // The contact's time moves (its follow-up's windows changed, the 3-calls rule): the sentence follows, the stored one does not.
+    const contact = (await contactOf(database.db, id))!;
+    const later = new Date(contact.readyAt!.getTime() + 2 * 86_400_000);
+    await database.db.update(campaignContacts).set({ readyAt: later }).where(eq(campaignContacts.id, contact.id));
+    const moved = (await getOrder(world, id)).status_detail;
+    expect(moved).toMatch(/^Not reached \(busy\); next call from /);
+    expect(moved).not.toBe(written);
+    expect((await orderRow(database.db, id)).statusDetail).toBe(written);
+    // Its time has come: it waits for a free line (the claim's window and per-number checks), not for a time past.
+    await database.db.update(campaignContacts).set({ readyAt: new Date(Date.now() - 60_000) }).where(eq(campaignContacts.id, contact.id));
+    expect((await getOrder(world, id)).status_detail).toBe("Not reached (busy); next call when a line is free.");
+
+    // Call now: its own sentence (who asked) stays.
+    expect((await request(world, "POST", `/order/${id}/call`, world.memberToken, {})).statusCode).toBe(202);
+    expect((await getOrder(world, id)).status_detail).toMatch(/^Call now by .+: the call goes out as soon as a line is free\.$/);
+    await database.db.update(campaignContacts).set({ status: "cancelled", readyAt: null }).where(eq(campaignContacts.id, contact.id));
+    await saveFollowUp(world, { max_concurrency: 5 });
+  });
+
   it("never reached and no retry left → unreachable", async () => {
     await saveFollowUp(world, { max_concurrency: 5, retry: { max_attempts: 1, delay_minutes: 1, on: ["busy"] } });
     const number = freshNumber();
