@@ -36,8 +36,9 @@ export async function dashboardCampaigns(db: Db, orgId: string): Promise<Dashboa
         counts: contacts.counts,
         progress: progressOf(contacts.counts),
         next_window_at: nextWindowAt(row.status, contacts.nextReadyAt),
-        pause_code: row.status === "paused" ? (row.pauseCode as PauseCode | null) : null,
-        pause_reason: row.status === "paused" ? row.pauseReason : null,
+        // As GET /campaign/{id} gives them: set by a pause, cleared by resume, start and cancel.
+        pause_code: row.pauseCode as PauseCode | null,
+        pause_reason: row.pauseReason,
       };
     }),
   };

@@ -244,6 +244,9 @@ export function retryDetail(input: { outcome: string; callBackLater: boolean; re
   return `${what}; ${when}.`;
 }
 
+/** Call now's ready_at: ready since the epoch, so first in the claim's ORDER BY ready_at (and told apart from a retry's time). */
+export const CALL_NOW_READY_AT = new Date(0);
+
 export const FOLLOW_UP_OFF_DETAIL = "Automatic follow-up is off: switch it on in the follow-up settings, or use Call now.";
 export const FOLLOW_UP_NOT_SET_DETAIL = "Follow-up is not set up yet: choose the agent and the caller number in the follow-up settings, or use Call now once they are set.";
 export const noConsentDetail = (order: Pick<OrderRow, "consentSource">) =>

@@ -20,7 +20,7 @@ import type { Db } from "../db/client";
 import { calls, campaignContacts, campaigns, orderEvents, orders, storeIntegrations } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import type { OrderEventKind } from "./events";
-import { retryDetail, waitingDetail, type OrderRow } from "./follow-up";
+import { CALL_NOW_READY_AT, retryDetail, waitingDetail, type OrderRow } from "./follow-up";
 
 export type OrderListQuery = z.output<typeof orderListQuerySchema>;
 export type OrderStats = z.infer<typeof orderStatsSchema>;
@@ -71,9 +71,9 @@ export function toApiOrder(facts: OrderFacts, now = Date.now()): Order {
   const contactWaiting = facts.contactStatus === "queued" || facts.contactStatus === "needs_timezone";
   const firstCallWaiting = order.status === "open" && contactWaiting && (facts.attempts ?? 0) === 0;
   // The same for an order called before whose contact waits for its next call (a retry or a call-back), but
-  // not after Call now (ready since the epoch: its own sentence names who asked for the call).
+  // not after Call now (its own sentence names who asked for the call).
   const nextCallWaiting =
-    order.status === "calling" && contactWaiting && (facts.attempts ?? 0) > 0 && facts.contactOutcome !== null && facts.readyAt?.getTime() !== 0;
+    order.status === "calling" && contactWaiting && (facts.attempts ?? 0) > 0 && facts.contactOutcome !== null && facts.readyAt?.getTime() !== CALL_NOW_READY_AT.getTime();
   return {
     id: order.id,
     reference: order.reference,

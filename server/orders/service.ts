@@ -50,6 +50,7 @@ import {
   queueContact,
   refreshContact,
   setOrderStatus,
+  CALL_NOW_READY_AT,
   WAITING,
   type OrderRow,
 } from "./follow-up";
@@ -256,8 +257,7 @@ export async function callNow(ctx: OrderContext, id: string, input: { confirm_co
       await recordOrderEvent(tx, { orgId: ctx.orgId, orderId: order.id, kind: "consent", detail: `Consent to be called confirmed in the console${by(name)}.`, actor: ctx.userId, at: now });
     }
     const reopened = order.status !== "open" && order.status !== "calling";
-    // Ready since the epoch: first in the claim's ORDER BY ready_at.
-    await queueContact(tx, order, contact, followUp, { notBefore: now, now, readyAt: new Date(0), position: 0 });
+    await queueContact(tx, order, contact, followUp, { notBefore: now, now, readyAt: CALL_NOW_READY_AT, position: 0 });
     const calledBefore = (contact?.attempts ?? 0) > 0;
     const detail = `Call now${by(name)}: the call goes out as soon as a line is free.`;
     order = await setOrderStatus(tx, order, calledBefore ? "calling" : "open", detail, now);

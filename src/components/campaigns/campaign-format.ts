@@ -7,6 +7,7 @@ import {
   WEEKDAYS,
   type CampaignCounts,
   type CampaignStatus,
+  type PauseCode,
   type Weekday,
 } from "../../../contract/campaign-shared";
 import { strings } from "../../config/strings";
@@ -18,6 +19,15 @@ export const LIVE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ["running", "sc
 export const CAMPAIGN_POLL_MS = 5_000;
 
 export const isLive = (status: CampaignStatus | undefined): boolean => status !== undefined && LIVE_CAMPAIGN_STATUSES.includes(status);
+
+/**
+ * Why a paused campaign stopped, as a person reads it: the server's sentence (pause_reason), else its
+ * cause's words; null when it is not paused or says nothing (the list's tag and the dashboard's card).
+ */
+export function pauseReasonText(campaign: { status: CampaignStatus; pause_code: PauseCode | null; pause_reason: string | null }): string | null {
+  if (campaign.status !== "paused" || !(campaign.pause_reason || campaign.pause_code)) return null;
+  return campaign.pause_reason ?? text.pauseCodes[campaign.pause_code ?? "manual"];
+}
 
 /** Contacts done with (reached, given up on, on the do-not-call list or cancelled). */
 export function finishedContacts(counts: Partial<CampaignCounts>): number {

@@ -2,6 +2,7 @@ import { Tag, Tooltip } from "antd";
 import type { Campaign } from "../../../contract/campaign";
 import type { CampaignStatus, ContactStatus } from "../../../contract/campaign-shared";
 import { strings } from "../../config/strings";
+import { pauseReasonText } from "./campaign-format";
 
 const text = strings.campaigns;
 
@@ -30,8 +31,8 @@ export const CONTACT_STATUS_COLOR: Record<ContactStatus, string> = {
 /** The campaign's state; a paused one says why on hover (its pause_reason, as text). */
 export function CampaignStatusTag({ campaign }: { campaign: Pick<Campaign, "status" | "pause_reason" | "pause_code"> }) {
   const tag = <Tag color={CAMPAIGN_STATUS_COLOR[campaign.status]}>{text.statuses[campaign.status] ?? campaign.status}</Tag>;
-  if (campaign.status !== "paused" || !(campaign.pause_reason || campaign.pause_code)) return tag;
-  return <Tooltip title={campaign.pause_reason ?? text.pauseCodes[campaign.pause_code ?? "manual"]}>{tag}</Tooltip>;
+  const reason = pauseReasonText(campaign);
+  return reason ? <Tooltip title={reason}>{tag}</Tooltip> : tag;
 }
 
 export function ContactStatusTag({ status }: { status: ContactStatus }) {

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Link } from "react-router";
 import type { Dashboard } from "../../../contract/dashboard";
 import { strings } from "../../config/strings";
-import { finishedContacts, formatCount, formatInstant, formatPercent, formatRelative } from "../campaigns/campaign-format";
+import { finishedContacts, formatCount, formatInstant, formatPercent, formatRelative, pauseReasonText } from "../campaigns/campaign-format";
 
 const text = strings.campaigns.card;
 
@@ -46,6 +46,7 @@ export function CampaignsCard({ campaigns }: { campaigns: DashboardCampaigns | u
         <ul className="dash-campaigns__list">
           {campaigns.items.map((campaign) => {
             const percent = Math.round(Math.min(1, Math.max(0, campaign.progress)) * 100);
+            const pauseReason = pauseReasonText(campaign);
             return (
               <li key={campaign.id} className="dash-campaigns__item">
                 <div className="dash-campaigns__line">
@@ -57,10 +58,8 @@ export function CampaignsCard({ campaigns }: { campaigns: DashboardCampaigns | u
                 <div className="dash-campaigns__bar" role="progressbar" aria-label={strings.campaigns.progressLabel(campaign.name)} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
                   <div className="dash-campaigns__fill" style={{ width: `${percent}%` }} />
                 </div>
-                {campaign.status === "paused" && (campaign.pause_reason || campaign.pause_code) && (
-                  // Why it stopped (an automatic pause waits for a person to resume it): said on the card, not on hover.
-                  <p className="dash-campaigns__reason">{campaign.pause_reason ?? strings.campaigns.pauseCodes[campaign.pause_code ?? "manual"]}</p>
-                )}
+                {/* Why it stopped (an automatic pause waits for a person to resume it): said on the card, not on hover. */}
+                {pauseReason && <p className="dash-campaigns__reason">{pauseReason}</p>}
                 <div className="dash-campaigns__line dash-campaigns__meta">
                   <span>
                     {formatPercent(percent / 100)} · {strings.campaigns.finishedOf(formatCount(finishedContacts(campaign.counts)), formatCount(campaign.counts.total))}
