@@ -97,7 +97,7 @@ describe("/public/agent/:agentID: loading and landing", () => {
     await screen.findByRole("heading", { level: 1, name: PROFILE.name });
     expect(screen.getByText(PROFILE.description)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Start Call" })).toBeEnabled();
-    expect(document.title).toBe("Ava from Acme · Voice Agents");
+    await waitFor(() => expect(document.title).toBe("Ava from Acme · Voice Agents"));
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 

@@ -174,7 +174,7 @@ describe("/web-call/:callSlug: the details", () => {
     const help = screen.getByRole("link", { name: "Get help" });
     expect(help).toHaveAttribute("href", "#web-call-help");
     expect(document.getElementById("web-call-help")).toHaveTextContent("Need help?");
-    expect(document.title).toBe("Spring sale follow-up · Voice Agents");
+    await waitFor(() => expect(document.title).toBe("Spring sale follow-up · Voice Agents"));
     expect(fetch.requests.map((r) => r.url)).toEqual([`/api/webcall/public/${SLUG}`]); // /api/config only on Start
   });
 
