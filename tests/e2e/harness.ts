@@ -128,7 +128,9 @@ export async function inPage(
   flow: (page: Page) => Promise<void>,
   { viewport = { width: 1366, height: 860 } }: { viewport?: { width: number; height: number } } = {},
 ): Promise<void> {
-  const context = await browser.newContext({ viewport });
+  // Reduced motion, as a person may set it: the console then turns antd's animations off (AntdRoot), so a
+  // click is never sent while a dialog is still zooming its buttons into place.
+  const context = await browser.newContext({ viewport, reducedMotion: "reduce" });
   const page = await context.newPage();
   const consoleLines: string[] = [];
   page.on("console", (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));
