@@ -7,7 +7,7 @@ import type { SuccessRubric } from "../../src/components/calls/success-evaluatio
 import { AGENT_ID, makeAgent } from "./agents-fixtures";
 import { CALL_ID, listItem, listQueries, makeCall, OTHER_CALL_ID, serveCalls } from "./call-logs-fixtures";
 import { failingList } from "./fetch-fake";
-import { ConsoleProviders, FakeSession, findScreen, installFetchFake, json, retryFailedList } from "./test-utils";
+import { asPhone, ConsoleProviders, FakeSession, findScreen, installFetchFake, json, retryFailedList } from "./test-utils";
 
 function renderCallLogs(path = "/call-logs", fetch = serveCalls(installFetchFake())) {
   let location: Location | null = null;
@@ -61,6 +61,25 @@ describe("the Call Logs list", () => {
     expect(within(second!).getByText("Deleted agent")).toBeInTheDocument();
     expect(within(second!).getByText("1:02:05")).toBeInTheDocument();
     expect(screen.getByText("about 12,345 calls")).toBeInTheDocument();
+  });
+
+  it("on a phone, shows each call's status and outcome under its start time, in sight, not in columns off to the right", async () => {
+    const restore = asPhone();
+    try {
+      const fetch = serveCalls(installFetchFake(), [makeCall(), makeCall({ id: OTHER_CALL_ID, status: "in-progress", outcome: "in_progress" })]);
+      renderCallLogs("/call-logs", fetch);
+      await listShown();
+      const headers = screen.getAllByRole("columnheader").map((header) => header.textContent);
+      expect(headers).not.toContain("Status");
+      expect(headers).not.toContain("Outcome");
+      const [, first, second] = screen.getAllByRole("row");
+      const [started] = within(first!).getAllByRole("cell");
+      expect(within(started!).getByText("ended")).toBeInTheDocument();
+      expect(within(started!).getByText("Answered")).toBeInTheDocument();
+      expect(within(within(second!).getAllByRole("cell")[0]!).getByText("in-progress")).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it("shows each success evaluation in its agent's rubric's one readable form", async () => {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { CAMPAIGN_ID, makeCampaign, makeCounts, OTHER_CAMPAIGN_ID, queriesTo, serveCampaigns } from "./campaigns-fixtures";
 import { failingList } from "./fetch-fake";
-import { findDialog, findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs, waitForPath } from "./test-utils";
+import { asPhone, findDialog, findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs, waitForPath } from "./test-utils";
 
 const RUNNING = makeCampaign({
   status: "running",
@@ -47,6 +47,19 @@ describe("the campaign list", () => {
     expect(within(draft).getByText("No agent yet · no caller number yet")).toBeInTheDocument();
     expect(within(draft).getByText("No contacts yet")).toBeInTheDocument();
     expect(screen.getByText("2 campaigns")).toBeInTheDocument();
+  });
+
+  it("on a phone, shows each campaign's state under its name, in sight, not in a column off to the right", async () => {
+    const restore = asPhone();
+    try {
+      await openList("org:admin", [{ ...RUNNING, status: "paused", pause_code: "wallet", pause_reason: "Your wallet balance is too low: top up to resume." }, DRAFT]);
+      expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).not.toContain("Status");
+      const [name] = within(row("Spring renewals")).getAllByRole("cell");
+      expect(within(name!).getByText("Paused")).toBeInTheDocument();
+      expect(within(within(row("Winback")).getAllByRole("cell")[0]!).getByText("Draft")).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it("offers the actions each state allows; an admin may delete drafts and finished campaigns", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../contract/order-shared";
 import { CALL_ID, makeOrder, OTHER_ORDER_ID, queriesTo, serveOrders, THIRD_ORDER_ID } from "./orders-fixtures";
 import { failingList } from "./fetch-fake";
-import { findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs } from "./test-utils";
+import { asPhone, findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs } from "./test-utils";
 
 const RECOVERED = makeOrder();
 const CALLING = makeOrder({
@@ -83,6 +83,18 @@ describe("the orders list", () => {
     expect(within(euro).getByText("No consent")).toBeInTheDocument();
     expect(within(euro).getByText("Not called")).toBeInTheDocument();
     expect(screen.getByText("3 orders")).toBeInTheDocument();
+  });
+
+  it("on a phone, shows each order's status under its reference, in sight, not in a column off to the right", async () => {
+    const restore = asPhone();
+    try {
+      await openList();
+      expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).not.toContain("Status");
+      expect(within(within(row("#1042")).getAllByRole("cell")[0]!).getByText("Recovered")).toBeInTheDocument();
+      expect(within(within(row("#1043")).getAllByRole("cell")[0]!).getByText("Calling")).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it("names every status in words a person reads", async () => {

@@ -231,3 +231,15 @@ export async function retryFailedList(
   await shown();
   expect(screen.queryByText(title)).toBeNull();
 }
+
+/**
+ * Answers the console's narrow-screen query (max-width 767.98 px) as a 390 px phone would, until the
+ * returned function puts matchMedia back (jsdom matches no media query: every screen is a desktop).
+ */
+export function asPhone(): () => void {
+  const original = window.matchMedia;
+  window.matchMedia = ((query: string) => ({ ...original(query), media: query, matches: /max-width: 767/.test(query) })) as typeof window.matchMedia;
+  return () => {
+    window.matchMedia = original;
+  };
+}

@@ -4,6 +4,7 @@ import { Button, Empty, Flex, Table, Tag, Typography, type TableProps } from "an
 import { SANDBOX_CALL_LABEL, type CallStatus } from "../../../contract/call";
 import type { CallOutcome } from "../../../contract/call-outcome";
 import { strings } from "../../config/strings";
+import { useShell } from "../layout/shell-context";
 import { listEmptyText } from "../list-load-error";
 import { formatCost, formatDateTime, formatDuration, type CallListItem } from "./call-format";
 import { SuccessEvaluation, useAgentRubrics } from "./success-evaluation-tag";
@@ -29,6 +30,9 @@ const OUTCOME_COLOR: Record<CallOutcome, string> = {
   in_progress: "processing",
 };
 
+const CallStatusTag = ({ status }: { status: CallStatus }) => <Tag color={STATUS_COLOR[status]}>{status}</Tag>;
+const CallOutcomeTag = ({ outcome }: { outcome: CallOutcome | undefined }) => (outcome ? <Tag color={OUTCOME_COLOR[outcome]}>{text.outcomes[outcome]}</Tag> : null);
+
 /** The calls of the current page; a row (or its start time, for the keyboard) opens the call. */
 export function CallTable({
   tableProps,
@@ -45,6 +49,8 @@ export function CallTable({
   onOpen: (id: string) => void;
 }) {
   const rubricOf = useAgentRubrics();
+  // On a phone the table scrolls sideways: the status and outcome go under the start time, in sight.
+  const { narrow } = useShell();
   return (
     <Table<CallListItem>
       {...tableProps}
@@ -65,6 +71,12 @@ export function CallTable({
               {formatDateTime(value)}
             </Button>
             {call.is_sandbox && <Tag color="purple">{SANDBOX_CALL_LABEL}</Tag>}
+            {narrow && (
+              <Flex gap={4} wrap className="call-logs__row-status">
+                <CallStatusTag status={call.status} />
+                <CallOutcomeTag outcome={call.outcome} />
+              </Flex>
+            )}
           </Flex>
         )}
       />
@@ -84,16 +96,14 @@ export function CallTable({
         )}
       />
       <Table.Column<CallListItem> dataIndex="type" title={columns.type} render={(value: string) => <Tag>{value}</Tag>} />
-      <Table.Column<CallListItem>
-        dataIndex="status"
-        title={columns.status}
-        render={(value: CallStatus) => <Tag color={STATUS_COLOR[value]}>{value}</Tag>}
-      />
-      <Table.Column<CallListItem>
-        dataIndex="outcome"
-        title={columns.outcome}
-        render={(value: CallOutcome | undefined) => (value ? <Tag color={OUTCOME_COLOR[value]}>{text.outcomes[value]}</Tag> : "—")}
-      />
+      {!narrow && <Table.Column<CallListItem> dataIndex="status" title={columns.status} render={(value: CallStatus) => <CallStatusTag status={value} />} />}
+      {!narrow && (
+        <Table.Column<CallListItem>
+          dataIndex="outcome"
+          title={columns.outcome}
+          render={(value: CallOutcome | undefined) => (value ? <CallOutcomeTag outcome={value} /> : "—")}
+        />
+      )}
       <Table.Column<CallListItem>
         dataIndex="duration_seconds"
         title={columns.duration}

@@ -2,6 +2,7 @@ import { Button, Empty, Flex, Table, Typography, type TableProps } from "antd";
 import { Link } from "react-router";
 import type { Campaign } from "../../../contract/campaign";
 import { strings } from "../../config/strings";
+import { useShell } from "../layout/shell-context";
 import { listEmptyText } from "../list-load-error";
 import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { CampaignActions } from "./campaign-actions";
@@ -44,6 +45,8 @@ export function CampaignTable({
   onCreate?: () => void;
   onClearFilters: () => void;
 }) {
+  // On a phone the table scrolls sideways: the status goes under the name, in sight.
+  const { narrow } = useShell();
   return (
     <Table<Campaign>
       {...tableProps}
@@ -72,10 +75,15 @@ export function CampaignTable({
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {text.agentAndNumber(campaign.agent_name ?? text.noAgent, campaign.phone_number ? formatPhoneNumber(campaign.phone_number) : text.noNumber)}
             </Typography.Text>
+            {narrow && (
+              <span className="campaigns__row-status">
+                <CampaignStatusTag campaign={campaign} />
+              </span>
+            )}
           </Flex>
         )}
       />
-      <Table.Column<Campaign> title={text.columns.status} dataIndex="status" render={(_, campaign) => <CampaignStatusTag campaign={campaign} />} />
+      {!narrow && <Table.Column<Campaign> title={text.columns.status} dataIndex="status" render={(_, campaign) => <CampaignStatusTag campaign={campaign} />} />}
       <Table.Column<Campaign> title={text.columns.progress} key="progress" render={(_, campaign) => <CampaignProgress name={campaign.name} counts={campaign.counts} />} />
       <Table.Column<Campaign> title={text.columns.counts} key="counts" render={(_, campaign) => <CampaignCounts counts={campaign.counts} />} />
       <Table.Column<Campaign> title={text.columns.nextWindow} dataIndex="next_window_at" render={(_, campaign) => <NextWindow at={campaign.next_window_at} status={campaign.status} />} />

@@ -2,6 +2,7 @@ import { Button, Empty, Flex, Table, Typography, type TableProps } from "antd";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Order } from "../../../contract/order";
+import { useShell } from "../layout/shell-context";
 import { listEmptyText } from "../list-load-error";
 import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { callLogsCallPath } from "./order-links";
@@ -57,6 +58,8 @@ export function OrderTable({
   onOpen: (id: string) => void;
   onClearFilters: () => void;
 }) {
+  // On a phone the table scrolls sideways: the status goes under the reference, in sight.
+  const { narrow } = useShell();
   return (
     <Table<Order>
       {...tableProps}
@@ -80,19 +83,31 @@ export function OrderTable({
       <Table.Column<Order>
         title={text.columns.reference}
         dataIndex="reference"
-        render={(_, order) => (
-          <Button
-            type="link"
-            className="orders__open"
-            aria-label={text.openOrder(order.reference)}
-            onClick={(event) => {
-              event.stopPropagation();
-              onOpen(order.id);
-            }}
-          >
-            {order.reference}
-          </Button>
-        )}
+        render={(_, order) => {
+          const open = (
+            <Button
+              type="link"
+              className="orders__open"
+              aria-label={text.openOrder(order.reference)}
+              onClick={(event) => {
+                event.stopPropagation();
+                onOpen(order.id);
+              }}
+            >
+              {order.reference}
+            </Button>
+          );
+          return narrow ? (
+            <Flex vertical align="start" gap={2}>
+              {open}
+              <span className="orders__row-status">
+                <OrderStatusTag status={order.status} detail={order.status_detail} />
+              </span>
+            </Flex>
+          ) : (
+            open
+          );
+        }}
       />
       <Table.Column<Order>
         title={text.columns.customer}
@@ -106,7 +121,7 @@ export function OrderTable({
           </Flex>
         )}
       />
-      <Table.Column<Order> title={text.columns.status} dataIndex="status" render={(_, order) => <OrderStatusTag status={order.status} detail={order.status_detail} />} />
+      {!narrow && <Table.Column<Order> title={text.columns.status} dataIndex="status" render={(_, order) => <OrderStatusTag status={order.status} detail={order.status_detail} />} />}
       <Table.Column<Order> title={text.columns.total} dataIndex="total" align="right" render={(_, order) => <span className="orders__money">{formatMoney(order.total, order.currency)}</span>} />
       <Table.Column<Order>
         title={text.columns.items}
