@@ -27,7 +27,13 @@ export interface StoreDelivery {
   receivedAt: Date;
 }
 
-export type StoreDeliveryOutcome = { result: "applied" | "ignored" | "duplicate"; detail: string | null; orderId: string | null };
+export type StoreDeliveryOutcome = {
+  result: "applied" | "ignored" | "duplicate";
+  detail: string | null;
+  orderId: string | null;
+  /** A follow-up campaign the delivery queued a contact on (wake the dialler once committed). */
+  wake?: string | null;
+};
 
 export const DUPLICATE_DETAIL = "This delivery was processed before: nothing changed.";
 

@@ -79,6 +79,8 @@ export interface StoreEventResult {
   /** Why it was ignored (or what it did), in a few words. */
   detail: string | null;
   orderId: string | null;
+  /** The follow-up campaign the event queued a contact on: the route wakes this process's dialler for it once committed. */
+  wake?: string | null;
 }
 
 /** Text fields are cut to the contract's lengths (a store's name for a product may be longer than ours). */
@@ -167,7 +169,7 @@ export async function applyStoreEvent(tx: Db, ctx: StoreEventContext, event: Sto
       await recordOrderEvent(tx, { orgId: ctx.orgId, orderId: created.id, kind: "abandoned", detail: `Checkout abandoned with ${formatOrderAmount(created.totalMinor, created.currency)} in the cart (from ${label}).`, at: now });
       const planned = await planFollowUp(tx, { order: created, contact: null }, now);
       if (planned.queued) await recordOrderEvent(tx, { orgId: ctx.orgId, orderId: created.id, kind: "queued", detail: planned.order.statusDetail ?? "Queued for a call.", at: now });
-      return { result: "applied", detail: `order ${planned.order.status}`, orderId: created.id };
+      return { result: "applied", detail: `order ${planned.order.status}`, orderId: created.id, wake: planned.queued ? planned.campaignId : null };
     }
     const locked = (await lockOrder(tx, ctx.orgId, existing.id))!;
     const before = locked.order;
@@ -183,12 +185,16 @@ export async function applyStoreEvent(tx: Db, ctx: StoreEventContext, event: Sto
     await refreshContact(tx, order, locked.contact, now);
     const consentGiven = !before.consentGiven && order.consentGiven;
     if (consentGiven) await recordOrderEvent(tx, { orgId: ctx.orgId, orderId: order.id, kind: "consent", detail: `Consent to be called given${order.consentSource ? ` (${order.consentSource})` : ""}.`, at: now });
+    let wake: string | null = null;
     if (order.status === "open" || order.status === "no_consent") {
       const planned = await planFollowUp(tx, { order, contact: locked.contact }, now);
       order = planned.order;
-      if (planned.queued) await recordOrderEvent(tx, { orgId: ctx.orgId, orderId: order.id, kind: "queued", detail: order.statusDetail ?? "Queued for a call.", at: now });
+      if (planned.queued) {
+        await recordOrderEvent(tx, { orgId: ctx.orgId, orderId: order.id, kind: "queued", detail: order.statusDetail ?? "Queued for a call.", at: now });
+        wake = planned.campaignId;
+      }
     }
-    return { result: "applied", detail: "order updated", orderId: order.id };
+    return { result: "applied", detail: "order updated", orderId: order.id, wake };
   }
 
   if (event.kind === "paid") {

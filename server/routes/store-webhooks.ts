@@ -134,6 +134,8 @@ export const storeWebhookRoutes: FastifyPluginAsyncZod<StoreWebhookRoutesOptions
           receivedAt: new Date(now()),
         });
         request.log.info({ integrationId: integration.id, kind, topic: verified.topic, result: recorded.result }, `${INTEGRATION_KIND_LABELS[kind]} delivery ${recorded.result}`);
+        // Committed: this process's dialler looks at once (a follow-up delay of 0 calls now, not at the next tick).
+        if (recorded.wake) app.campaignSignals.changed(recorded.wake);
         return answer(recorded.result, recorded.detail, recorded.orderId);
       },
     );

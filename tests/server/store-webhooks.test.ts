@@ -257,6 +257,24 @@ describe("generic", () => {
     expect((await database.db.select().from(orders).where(eq(orders.id, orderId)))[0]?.status).toBe("cancelled");
   });
 
+  it("a checkout queued for its follow-up wakes this process's dialler for the follow-up campaign, once committed; a replay wakes nothing", async () => {
+    const woken: string[] = [];
+    const stop = app.campaignSignals.onChanged((campaignId) => woken.push(campaignId));
+    try {
+      const url = STORE_WEBHOOK_PATHS.generic(generic.id);
+      const event = JSON.stringify(genericCheckout({}, { id: `chk_${randomUUID()}` }));
+      const created = await postStoreWebhook(app, url, event, genericHeaders(event, generic.secret));
+      const orderId = (created.json() as { data: { order_id: string } }).data.order_id;
+      const [contact] = await database.db.select().from(campaignContacts).where(eq(campaignContacts.orderId, orderId));
+      expect(contact?.status).toBe("queued");
+      expect(woken).toEqual([contact!.campaignId]);
+      expect((await postStoreWebhook(app, url, event, genericHeaders(event, generic.secret))).json()).toMatchObject({ data: { result: "duplicate" } });
+      expect(woken).toHaveLength(1);
+    } finally {
+      stop();
+    }
+  });
+
   it("forged, stale, body-changed and bearer-only deliveries answer 401; a signed body that breaks the format answers 400 naming the field, unrecorded", async () => {
     const url = STORE_WEBHOOK_PATHS.generic(generic.id);
     const event = JSON.stringify(genericCheckout());
