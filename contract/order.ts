@@ -171,6 +171,11 @@ export const orderListQuerySchema = pagingQuerySchema().extend({
   endDate: calendarDay("endDate").optional(),
   search: z.string().trim().max(200, { error: "search must be at most 200 characters" }).optional(),
   integrationId: z.uuid({ error: "integrationId must be the id (a UUID) of one of the organisation's store integrations" }).optional(),
+  /** true: only the orders called at least once (GET /order/stats' `called`); false: only those never called. */
+  called: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional(),
 });
 
 export const orderIdParamsSchema = z.object({ id: z.uuid({ error: "the order id must be a UUID" }) });

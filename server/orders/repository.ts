@@ -131,9 +131,13 @@ function dayFilters(orgId: string, query: { startDate?: string | undefined; endD
   return filters;
 }
 
+/** An order called at least once: its reached call, or a follow-up contact with an attempt (GET /order/stats' `called`, and the list's filter). */
+const calledOrder = () => sql`(${orders.reachedCallId} is not null or exists (select 1 from ${campaignContacts} c where c.order_id = ${orders.id} and c.attempts > 0))`;
+
 function listWhere(orgId: string, query: OrderListQuery): SQL {
   const filters: SQL[] = [eq(orders.orgId, orgId), ...dayFilters(orgId, query)];
   if (query.status && query.status.length > 0) filters.push(inArray(orders.status, query.status));
+  if (query.called !== undefined) filters.push(query.called ? calledOrder() : sql`not ${calledOrder()}`);
   if (query.integrationId) filters.push(eq(orders.integrationId, query.integrationId));
   if (query.search) {
     const pattern = containsPattern(query.search);
@@ -183,7 +187,7 @@ export async function orderTimeline(db: Db, orgId: string, id: string) {
  */
 export async function orderStats(db: Db, orgId: string, query: { startDate?: string | undefined; endDate?: string | undefined }): Promise<OrderStats> {
   const where = and(eq(orders.orgId, orgId), ...dayFilters(orgId, query));
-  const called = sql`(${orders.reachedCallId} is not null or exists (select 1 from ${campaignContacts} c where c.order_id = ${orders.id} and c.attempts > 0))`;
+  const called = calledOrder();
   const [[totals], byStatus, revenue] = await Promise.all([
     db
       .select({

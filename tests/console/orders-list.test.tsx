@@ -114,14 +114,40 @@ describe("the orders list", () => {
       path: "/orders?filters[0][field]=startDate&filters[0][operator]=gte&filters[0][value]=2026-03-01&filters[1][field]=endDate&filters[1][operator]=lte&filters[1][value]=2026-03-31",
     });
     const figures = await screen.findByRole("region", { name: "Order recovery figures" });
-    expect(within(figures).getByRole("group", { name: "Recovery rate" })).toHaveTextContent("37.5%");
-    expect(within(figures).getByRole("group", { name: "Recovery rate" })).toHaveTextContent("3 orders recovered of 8 called");
-    expect(within(figures).getByRole("group", { name: "Recovered revenue" })).toHaveTextContent("$182.70");
-    expect(within(figures).getByRole("group", { name: "Recovered revenue" })).toHaveTextContent("€49.00");
-    expect(within(figures).getByRole("group", { name: "Orders called" })).toHaveTextContent(/8\s*of 12 orders/);
-    expect(within(figures).getByRole("group", { name: "Average time to recovery" })).toHaveTextContent("2 h 20 min");
+    // Each card is a button that shows the orders behind its figure; its name says the figure and what it shows.
+    const card = (name: string) => within(figures).getByRole("button", { name: new RegExp(`^${name} `) });
+    expect(card("Recovery rate")).toHaveAccessibleName("Recovery rate 37.5% — show the recovered orders");
+    expect(card("Recovery rate")).toHaveTextContent("3 orders recovered of 8 called");
+    expect(card("Recovered revenue")).toHaveTextContent("$182.70");
+    expect(card("Recovered revenue")).toHaveTextContent("€49.00");
+    expect(card("Recovered revenue")).toHaveAccessibleName("Recovered revenue $182.70, €49.00 — show the recovered orders");
+    expect(card("Orders called")).toHaveTextContent(/8\s*of 12 orders/);
+    expect(card("Orders called")).toHaveAccessibleName("Orders called 8 — show the orders called");
+    expect(card("Average time to recovery")).toHaveTextContent("2 h 20 min");
     expect(queriesTo(fetch, "GET", "/api/order/stats")[0]).toEqual({ startDate: "2026-03-01", endDate: "2026-03-31" });
     expect(queriesTo(fetch, "GET", "/api/order/")[0]).toEqual({ page: "1", limit: "20", startDate: "2026-03-01", endDate: "2026-03-31" });
+  });
+
+  it("a KPI card shows the orders behind its figure: the same days, the other filters dropped; the called filter shows and can be removed", async () => {
+    const { user, fetch, search } = await openList({
+      path: "/orders?filters[0][field]=startDate&filters[0][operator]=gte&filters[0][value]=2026-03-01&filters[1][field]=endDate&filters[1][operator]=lte&filters[1][value]=2026-03-31&filters[2][field]=search&filters[2][operator]=contains&filters[2][value]=ada",
+    });
+    const days = { startDate: "2026-03-01", endDate: "2026-03-31" };
+    await user.click(await screen.findByRole("button", { name: /^Orders called / }));
+    await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/").at(-1)).toEqual({ page: "1", limit: "20", ...days, called: "true" }));
+    expect(search()).toMatch(/\[field\]=called&filters\[\d\]\[operator\]=eq&filters\[\d\]\[value\]=true/);
+    expect(screen.getByRole("searchbox", { name: "Search orders" })).toHaveValue("");
+    expect(screen.getByText("Called at least once")).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: /^Recovery rate / }));
+    await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/").at(-1)).toEqual({ page: "1", limit: "20", ...days, status: "recovered" }));
+    expect(screen.queryByText("Called at least once")).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: /^Orders called / }));
+    await screen.findByText("Called at least once");
+    await user.click(screen.getByLabelText("Show orders whether called or not"));
+    await waitFor(() => expect(queriesTo(fetch, "GET", "/api/order/").at(-1)).toEqual({ page: "1", limit: "20", ...days }));
+    expect(screen.queryByText("Called at least once")).toBeNull();
   });
 
   it("reads several statuses from the URL and sends them comma-separated", async () => {

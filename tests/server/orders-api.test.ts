@@ -334,6 +334,21 @@ describe("the list and the KPI figures", () => {
     expect(stats.by_status).toMatchObject({ recovered: 1, no_consent: 1, calling: 1, open: 0 });
     const dashboard = bodyOf<{ orders: unknown }>(await request(mine, "GET", "/dashboard/", mine.memberToken));
     expect(dashboard.orders).toEqual({ recovered: 1, called: 0, recovery_rate: null, recovered_revenue: [{ currency: "USD", amount: 59.9 }] });
+
+    // The list shows the orders behind the "called" figure (the console's card filters it so), and the others.
+    const list = async (query: string) => {
+      const answer = await request(mine, "GET", `/order/?${query}`, mine.memberToken);
+      return { ids: bodyOf<Order[]>(answer).map((one) => one.id).sort(), total: (answer.json() as { total: number }).total };
+    };
+    expect(await list("called=true")).toEqual({ ids: [recovered.id, called.id].sort(), total: stats.called });
+    const uncalled = await list("called=false");
+    expect(uncalled.total).toBe(1);
+    expect(uncalled.ids).not.toContain(recovered.id);
+    expect(uncalled.ids).not.toContain(called.id);
+    expect((await list("called=true&status=recovered")).ids).toEqual([recovered.id]);
+    const bad = await request(mine, "GET", "/order/?called=yes", mine.memberToken);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ detail: "called: must be one of true, false", code: expect.any(String) });
   });
 
   it("the dashboard's recovery rate is the share of the orders called in the period that are recovered (an order called the day before and paid in it does not push it over 1)", async () => {

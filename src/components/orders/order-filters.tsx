@@ -1,5 +1,6 @@
+import { CloseOutlined } from "@ant-design/icons";
 import type { CrudFilter } from "@refinedev/core";
-import { Button, DatePicker, Flex, Input, Select } from "antd";
+import { Button, DatePicker, Flex, Input, Select, Tag } from "antd";
 import dayjs from "dayjs";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatus } from "../../../contract/order-shared";
 import { useDraft } from "../calls/use-draft";
@@ -7,10 +8,11 @@ import { ordersText } from "./strings";
 
 const text = ordersText.filters;
 
-export type OrderFilterField = "status" | "search" | "startDate" | "endDate";
-export type OrderFilterPatch = Partial<{ status: OrderStatus[]; search: string; startDate: string; endDate: string }>;
+export type OrderFilterField = "status" | "search" | "startDate" | "endDate" | "called";
+/** `called`: "true" for the orders called at least once (the KPI card's figure), "" for all. */
+export type OrderFilterPatch = Partial<{ status: OrderStatus[]; search: string; startDate: string; endDate: string; called: "true" | "" }>;
 
-const OPERATORS: Record<OrderFilterField, CrudFilter["operator"]> = { status: "in", search: "contains", startDate: "gte", endDate: "lte" };
+const OPERATORS: Record<OrderFilterField, CrudFilter["operator"]> = { status: "in", search: "contains", startDate: "gte", endDate: "lte", called: "eq" };
 
 function found(filters: CrudFilter[], field: OrderFilterField): unknown {
   return filters.find((filter) => "field" in filter && filter.field === field)?.value as unknown;
@@ -38,12 +40,13 @@ export function applyOrderFilters(filters: CrudFilter[], patch: OrderFilterPatch
   return kept;
 }
 
-/** Search (sent after a pause), statuses (several) and the days the orders were abandoned. */
+/** Search (sent after a pause), statuses (several), the days the orders were abandoned, and (from the KPI card) only the orders called. */
 export function OrderFilters({ filters, onChange }: { filters: CrudFilter[]; onChange: (patch: OrderFilterPatch) => void }) {
   const committed = orderFilterText(filters, "search") ?? "";
   const [draft, setDraft] = useDraft(committed, (value) => onChange({ search: value }));
   const start = orderFilterText(filters, "startDate");
   const end = orderFilterText(filters, "endDate");
+  const calledOnly = orderFilterText(filters, "called") === "true";
   return (
     <Flex wrap gap={8} role="search" aria-label={text.label} className="orders__filters">
       <Input.Search
@@ -74,7 +77,12 @@ export function OrderFilters({ filters, onChange }: { filters: CrudFilter[]; onC
         value={[start ? dayjs(start) : null, end ? dayjs(end) : null]}
         onChange={(range) => onChange({ startDate: range?.[0]?.format("YYYY-MM-DD") ?? "", endDate: range?.[1]?.format("YYYY-MM-DD") ?? "" })}
       />
-      {filters.length > 0 && <Button onClick={() => onChange({ status: [], search: "", startDate: "", endDate: "" })}>{text.clear}</Button>}
+      {calledOnly && (
+        <Tag closable className="orders__filter-tag" onClose={() => onChange({ called: "" })} closeIcon={<CloseOutlined aria-label={text.removeCalled} />}>
+          {text.called}
+        </Tag>
+      )}
+      {filters.length > 0 && <Button onClick={() => onChange({ status: [], search: "", startDate: "", endDate: "", called: "" })}>{text.clear}</Button>}
     </Flex>
   );
 }

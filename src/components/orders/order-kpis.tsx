@@ -6,6 +6,7 @@ import { ORDER_PATHS } from "../../../contract/order-shared";
 import type { orderStatsSchema } from "../../../contract/order";
 import type { z } from "zod";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
+import type { OrderFilterPatch } from "./order-filters";
 import { formatDuration, formatMoney, formatRate } from "./order-format";
 import { ordersText } from "./strings";
 
@@ -13,13 +14,25 @@ const text = ordersText.kpis;
 
 export type OrderStats = z.infer<typeof orderStatsSchema>;
 
-function Kpi({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
-  return (
-    <div className="orders-kpi" role="group" aria-label={label}>
+/** A card; with `show`, a button that filters the list to the orders behind its figure (`show.name` is its accessible name). */
+function Kpi({ label, value, hint, show }: { label: string; value: ReactNode; hint?: ReactNode; show?: { name: string; onClick: () => void } }) {
+  const body = (
+    <>
       <div className="orders-kpi__label">{label}</div>
       <div className="orders-kpi__value">{value}</div>
       {hint && <div className="orders-kpi__hint">{hint}</div>}
-    </div>
+    </>
+  );
+  if (!show)
+    return (
+      <div className="orders-kpi" role="group" aria-label={label}>
+        {body}
+      </div>
+    );
+  return (
+    <button type="button" className="orders-kpi orders-kpi--link" aria-label={show.name} onClick={show.onClick}>
+      {body}
+    </button>
   );
 }
 
@@ -39,7 +52,7 @@ export function useOrderStats({ startDate, endDate, refetchInterval }: { startDa
  * The KPI cards: recovery rate (recovered ÷ called), recovered revenue per currency, orders called,
  * average time from abandonment to payment.
  */
-export function OrderKpis({ stats, query }: ReturnType<typeof useOrderStats>) {
+export function OrderKpis({ stats, query, onShow }: ReturnType<typeof useOrderStats> & { onShow?: (patch: OrderFilterPatch) => void }) {
   if (query.isError && !stats)
     return (
       <Alert
@@ -66,11 +79,23 @@ export function OrderKpis({ stats, query }: ReturnType<typeof useOrderStats>) {
       </div>
     );
 
+  // A card shows the orders behind its figure: the list keeps its days (the figures' days) and drops its other filters, so its total is the card's.
+  const recoveredRevenue = stats.recovered_revenue.length === 0 ? formatMoney(0, "USD") : stats.recovered_revenue.map((one) => formatMoney(one.amount, one.currency)).join(", ");
+  const rate = formatRate(stats.recovery_rate);
+  const averageTime = stats.average_time_to_recovery_seconds === null ? text.none : formatDuration(stats.average_time_to_recovery_seconds);
+  const called = stats.called.toLocaleString("en-US");
+  const recovered = { status: ["recovered"] } satisfies OrderFilterPatch;
   return (
     <section className="orders-kpis" aria-label={text.label}>
-      <Kpi label={text.recoveryRate} value={formatRate(stats.recovery_rate)} hint={text.recoveryRateHint(stats.recovered, stats.called)} />
+      <Kpi
+        label={text.recoveryRate}
+        value={rate}
+        hint={text.recoveryRateHint(stats.recovered, stats.called)}
+        show={onShow && { name: text.cardLink(text.recoveryRate, rate, text.showRecovered), onClick: () => onShow({ search: "", called: "", ...recovered }) }}
+      />
       <Kpi
         label={text.recoveredRevenue}
+        show={onShow && { name: text.cardLink(text.recoveredRevenue, recoveredRevenue, text.showRecovered), onClick: () => onShow({ search: "", called: "", ...recovered }) }}
         value={
           stats.recovered_revenue.length === 0 ? (
             formatMoney(0, "USD")
@@ -84,11 +109,17 @@ export function OrderKpis({ stats, query }: ReturnType<typeof useOrderStats>) {
         }
         hint={text.recoveredRevenueHint}
       />
-      <Kpi label={text.called} value={stats.called.toLocaleString("en-US")} hint={text.calledHint(stats.orders)} />
+      <Kpi
+        label={text.called}
+        value={called}
+        hint={text.calledHint(stats.orders)}
+        show={onShow && { name: text.cardLink(text.called, called, text.showCalled), onClick: () => onShow({ search: "", status: [], called: "true" }) }}
+      />
       <Kpi
         label={text.timeToRecovery}
-        value={stats.average_time_to_recovery_seconds === null ? text.none : formatDuration(stats.average_time_to_recovery_seconds)}
+        value={averageTime}
         hint={text.timeToRecoveryHint}
+        show={onShow && { name: text.cardLink(text.timeToRecovery, averageTime, text.showRecovered), onClick: () => onShow({ search: "", called: "", ...recovered }) }}
       />
     </section>
   );

@@ -29,6 +29,10 @@ export const ordersText = {
     timeToRecoveryHint: "From abandoned to paid",
     none: "—",
     loadFailed: "The figures could not be loaded",
+    /** A card's accessible name: its figure, then what a click shows. */
+    cardLink: (label: string, value: string, action: string) => `${label} ${value} — ${action}`,
+    showRecovered: "show the recovered orders",
+    showCalled: "show the orders called",
   },
 
   filters: {
@@ -40,6 +44,8 @@ export const ordersText = {
     startDate: "Abandoned from",
     endDate: "to",
     clear: "Clear filters",
+    called: "Called at least once",
+    removeCalled: "Show orders whether called or not",
   },
 
   columns: {

@@ -156,7 +156,8 @@ export function campaignListFilterQuery(filters: CrudFilter[] | undefined): Reco
 
 /**
  * The order list's query (contract/order.ts orderListQuerySchema): status as one or several values,
- * comma-separated; startDate/endDate as YYYY-MM-DD; search and integrationId only when non-empty.
+ * comma-separated; startDate/endDate as YYYY-MM-DD; search and integrationId only when non-empty; called
+ * (true: the orders called at least once) only as "true" or "false".
  */
 export function orderListFilterQuery(filters: CrudFilter[] | undefined): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {};
@@ -168,6 +169,8 @@ export function orderListFilterQuery(filters: CrudFilter[] | undefined): Record<
       query.status = values.length > 0 ? values.join(",") : undefined;
     } else if (filter.field === "search" || filter.field === "integrationId") {
       query[filter.field] = valueFilter(filter.value);
+    } else if (filter.field === "called" && (filter.value === "true" || filter.value === "false")) {
+      query.called = filter.value;
     }
   }
   return query;

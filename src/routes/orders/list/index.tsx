@@ -100,7 +100,7 @@ export default function OrderListPage() {
         ) : null
       }
     >
-      <OrderKpis {...stats} />
+      <OrderKpis {...stats} onShow={changeFilters} />
       <OrderFilters filters={filters} onChange={changeFilters} />
       <ListLoadError query={tableQuery} title={text.listFailed} retryLabel={text.retry} />
       <OrderTable
