@@ -5,7 +5,7 @@ import { forgetPublicConfig } from "../../src/config/public-config";
 import { AGENT_ID, OTHER_AGENT_ID, makeAgent, pickOption } from "./agents-fixtures";
 import { makeNumber } from "./phone-numbers-fixtures";
 import { failingList } from "./fetch-fake";
-import { findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs, type FetchFake } from "./test-utils";
+import { asPhone, findScreen, installFetchFake, json, retryFailedList, renderConsole, signedInAs, type FetchFake } from "./test-utils";
 
 const BOOKINGS_ID = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d";
 const NEW_ID = "7e8f9a0b-1c2d-4e3f-9a4b-5c6d7e8f9a0b";
@@ -86,6 +86,21 @@ describe("Phone Numbers", () => {
     expect(within(bookings).getByText("Bookings Agent")).toBeInTheDocument();
     expect(within(bookings).getByRole("button", { name: "Make default Bookings" })).toBeInTheDocument();
     expect(within(main).queryByRole("button", { name: /Make default/ })).toBeNull();
+  });
+
+  it("on a phone, shows each number under its name, in sight, not in a column off to the right", async () => {
+    const restore = asPhone();
+    try {
+      const fetch = installFetchFake();
+      serve(fetch, [MAIN, BOOKINGS]);
+      await openScreen(fetch);
+      expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).not.toContain("Number");
+      const [name] = within(row("Main line")).getAllByRole("cell");
+      expect(within(name!).getByText("+1 (415) 555-0142")).toBeInTheDocument();
+      expect(within(name!).getByRole("button", { name: "Copy E.164" })).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it("says when the list fails, with the server's detail, and Retry asks again", async () => {

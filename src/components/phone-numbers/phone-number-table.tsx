@@ -3,6 +3,7 @@ import { Button, Empty, Space, Table, Tag, Tooltip, Typography, type TableProps 
 import type { Agent } from "../../../contract/agent";
 import type { PhoneNumber } from "../../../contract/phone-number";
 import { strings } from "../../config/strings";
+import { useShell } from "../layout/shell-context";
 import { listEmptyText } from "../list-load-error";
 import { formatPhoneNumber } from "./format-number";
 
@@ -30,6 +31,13 @@ export function PhoneNumberTable({
   loaded: boolean;
 }) {
   const agentName = new Map(agents.map((agent) => [agent.id, agent.agent_name]));
+  // On a phone the table scrolls sideways: the number goes under the name, in sight.
+  const { narrow } = useShell();
+  const number = (record: PhoneNumber) => (
+    <Tooltip title={record.number}>
+      <Typography.Text copyable={{ text: record.number, tooltips: [text.copy, record.number] }}>{formatPhoneNumber(record.number)}</Typography.Text>
+    </Tooltip>
+  );
   return (
     <Table<PhoneNumber>
       {...tableProps}
@@ -52,33 +60,33 @@ export function PhoneNumberTable({
       <Table.Column<PhoneNumber>
         title={text.columns.name}
         dataIndex="name"
-        render={(_, record) => (
-          <Space size={6} wrap>
-            <span>{record.name}</span>
-            {record.isDefault && (
-              <Tag color="blue" icon={<StarFilled />}>
-                {text.defaultBadge}
-              </Tag>
-            )}
-            {record.is_sandbox && (
-              <Tooltip title={text.sandboxHint}>
-                <Tag color="gold">{text.sandbox}</Tag>
-              </Tooltip>
-            )}
-          </Space>
-        )}
+        render={(_, record) => {
+          const name = (
+            <Space size={6} wrap>
+              <span>{record.name}</span>
+              {record.isDefault && (
+                <Tag color="blue" icon={<StarFilled />}>
+                  {text.defaultBadge}
+                </Tag>
+              )}
+              {record.is_sandbox && (
+                <Tooltip title={text.sandboxHint}>
+                  <Tag color="gold">{text.sandbox}</Tag>
+                </Tooltip>
+              )}
+            </Space>
+          );
+          return narrow ? (
+            <Space direction="vertical" size={2}>
+              {name}
+              <span className="phone-numbers__row-number">{number(record)}</span>
+            </Space>
+          ) : (
+            name
+          );
+        }}
       />
-      <Table.Column<PhoneNumber>
-        title={text.columns.number}
-        dataIndex="number"
-        render={(_, record) => (
-          <Tooltip title={record.number}>
-            <Typography.Text copyable={{ text: record.number, tooltips: [text.copy, record.number] }}>
-              {formatPhoneNumber(record.number)}
-            </Typography.Text>
-          </Tooltip>
-        )}
-      />
+      {!narrow && <Table.Column<PhoneNumber> title={text.columns.number} dataIndex="number" render={(_, record) => number(record)} />}
       <Table.Column<PhoneNumber> title={text.columns.provider} dataIndex="provider" render={(_, record) => text.providers[record.provider] ?? record.provider} />
       <Table.Column<PhoneNumber>
         title={text.columns.agent}
