@@ -205,7 +205,7 @@ function Minutes({ name, label, range, disabled, unit = text.minutes, optional, 
         { type: "number", min: range.min, max: range.max, message: text.between(range.min, range.max) },
       ]}
     >
-      <InputNumber min={range.min} max={range.max} precision={0} addonAfter={unit} disabled={disabled} style={{ width: 200 }} />
+      <InputNumber min={range.min} max={range.max} precision={0} suffix={unit} disabled={disabled} style={{ width: 200 }} />
     </Form.Item>
   );
 }

@@ -192,7 +192,7 @@ export function FollowUpForm({ settings, canManage, save, onSaved, formId }: Fol
         extra={text.delayHint(FOLLOW_UP_DELAY_MAX_MINUTES)}
         rules={[{ required: true, type: "integer", min: 0, max: FOLLOW_UP_DELAY_MAX_MINUTES, message: text.delayHint(FOLLOW_UP_DELAY_MAX_MINUTES) }]}
       >
-        <InputNumber min={0} max={FOLLOW_UP_DELAY_MAX_MINUTES} precision={0} addonAfter={text.delayUnit} style={{ width: 200 }} />
+        <InputNumber min={0} max={FOLLOW_UP_DELAY_MAX_MINUTES} precision={0} suffix={text.delayUnit} style={{ width: 200 }} />
       </Form.Item>
 
       <Typography.Title level={5}>{text.windowsTitle}</Typography.Title>
@@ -236,7 +236,7 @@ export function FollowUpForm({ settings, canManage, save, onSaved, formId }: Fol
         extra={text.attributionHint(ATTRIBUTION_DAYS_MAX)}
         rules={[{ required: true, type: "integer", min: 1, max: ATTRIBUTION_DAYS_MAX, message: text.attributionHint(ATTRIBUTION_DAYS_MAX) }]}
       >
-        <InputNumber min={1} max={ATTRIBUTION_DAYS_MAX} precision={0} addonAfter={text.attributionUnit} style={{ width: 200 }} />
+        <InputNumber min={1} max={ATTRIBUTION_DAYS_MAX} precision={0} suffix={text.attributionUnit} style={{ width: 200 }} />
       </Form.Item>
     </Form>
   );
