@@ -6,7 +6,7 @@ import { billingText as text } from "../../src/components/billing/strings";
 import { ConsoleRoutes } from "../../src/routes";
 import { AGENT_A, billingSummary, CALL_ID, ledgerEntry, TOP_UP_ID } from "./billing-fixtures";
 import { failingList } from "./fetch-fake";
-import { ConsoleProviders, findScreen, installFetchFake, json, retryFailedList, signedInAs, type RecordedRequest } from "./test-utils";
+import { asPhone, ConsoleProviders, findScreen, installFetchFake, json, retryFailedList, signedInAs, type RecordedRequest } from "./test-utils";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -53,6 +53,22 @@ describe("Billing: Transactions", () => {
     const request = fetch.to("GET", "/api/billing/ledger")[0]!;
     expect(request.query.get("page")).toBe("1");
     expect(request.query.get("limit")).toBe("50");
+  });
+
+  it("on a phone, shows each amount under its date, in sight, not in a column off to the right", async () => {
+    const restore = asPhone();
+    try {
+      open("/billing?tab=transactions");
+      await findScreen("Billing");
+      const description = await screen.findByText("Call to +15550100");
+      expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).not.toContain("Amount");
+      const [date] = within(description.closest("tr")!).getAllByRole("cell");
+      expect(within(date!).getByText("−$0.42")).toBeInTheDocument();
+      const [topUpDate] = within(screen.getByText("$62.08").closest("tr")!).getAllByRole("cell");
+      expect(within(topUpDate!).getByText("+$50.00")).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it("claims no transactions while the ledger fails or is asked again, and Retry shows them once they load", async () => {

@@ -12,6 +12,7 @@ import { useAuthSession } from "../../auth/session";
 import { downloadCsv } from "../../lib/csv-download";
 import { ledgerFilterQuery } from "../../providers/data";
 import { buildQueryString, type ApiError } from "../../providers/data/fetch-wrapper";
+import { useShell } from "../layout/shell-context";
 import { ListLoadError, listEmptyText } from "../list-load-error";
 import { AdminButton } from "./admin-button";
 import { formatInstant, formatSignedUsd, formatUsd, isDay } from "./billing-format";
@@ -20,6 +21,15 @@ import { billingText } from "./strings";
 import { useBillingActions, useRefreshBilling } from "./use-billing";
 
 const text = billingText.transactions;
+
+/** A ledger amount, signed and coloured (credits green, debits red). */
+function Amount({ value }: { value: number }) {
+  return (
+    <Typography.Text type={value > 0 ? "success" : value < 0 ? "danger" : undefined} className="billing-amount">
+      {formatSignedUsd(value, formatUsd)}
+    </Typography.Text>
+  );
+}
 
 /** The ledger's filters as the URL holds them, as Refine filters (the data provider maps them to the query). */
 export function ledgerFilters(get: (key: string) => string | undefined): CrudFilter[] {
@@ -72,6 +82,7 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
     if (currentPage !== page) setCurrentPage(page);
   }, [page, currentPage, setCurrentPage]);
   const zone = summary?.time_zone;
+  const { narrow } = useShell();
   const filtered = filters.length > 0;
   const set = (changes: Record<string, string | undefined>) => patch({ ...changes, page: undefined });
 
@@ -169,7 +180,20 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
           onChange: (next) => patch({ page: next === 1 ? undefined : String(next) }),
         }}
         columns={[
-          { title: text.columns.date, dataIndex: "created_at", render: (value: string) => formatInstant(value, zone) },
+          {
+            title: text.columns.date,
+            dataIndex: "created_at",
+            // On a phone the table scrolls sideways: the amount goes under the date, in sight.
+            render: (value: string, entry) =>
+              narrow ? (
+                <Space direction="vertical" size={0}>
+                  <span>{formatInstant(value, zone)}</span>
+                  <Amount value={entry.amount_usd} />
+                </Space>
+              ) : (
+                formatInstant(value, zone)
+              ),
+          },
           { title: text.columns.description, dataIndex: "description" },
           { title: text.columns.kind, dataIndex: "kind", render: (kind: string) => text.kinds[kind] ?? kind },
           { title: text.columns.agent, dataIndex: "agent_name", render: (name: string | null) => name ?? "" },
@@ -178,16 +202,7 @@ export default function TransactionsTab({ summary, canEdit }: { summary: Billing
             dataIndex: "call_id",
             render: (callId: string | null) => (callId ? <Link to={`/call-logs?call=${encodeURIComponent(callId)}`} aria-label={`${text.openCall} ${callId}`}>{text.openCall}</Link> : null),
           },
-          {
-            title: text.columns.amount,
-            dataIndex: "amount_usd",
-            align: "right",
-            render: (amount: number) => (
-              <Typography.Text type={amount > 0 ? "success" : amount < 0 ? "danger" : undefined} className="billing-amount">
-                {formatSignedUsd(amount, formatUsd)}
-              </Typography.Text>
-            ),
-          },
+          ...(narrow ? [] : [{ title: text.columns.amount, dataIndex: "amount_usd", align: "right" as const, render: (amount: number) => <Amount value={amount} /> }]),
           { title: text.columns.balance, dataIndex: "balance_after_usd", align: "right", render: (value: number) => formatUsd(value) },
           {
             title: text.columns.actions,
