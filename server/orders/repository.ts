@@ -132,12 +132,12 @@ function dayFilters(orgId: string, query: { startDate?: string | undefined; endD
 }
 
 /** An order called at least once: its reached call, or a follow-up contact with an attempt (GET /order/stats' `called`, and the list's filter). */
-const calledOrder = () => sql`(${orders.reachedCallId} is not null or exists (select 1 from ${campaignContacts} c where c.order_id = ${orders.id} and c.attempts > 0))`;
+const CALLED_ORDER = sql`(${orders.reachedCallId} is not null or exists (select 1 from ${campaignContacts} c where c.order_id = ${orders.id} and c.attempts > 0))`;
 
 function listWhere(orgId: string, query: OrderListQuery): SQL {
   const filters: SQL[] = [eq(orders.orgId, orgId), ...dayFilters(orgId, query)];
   if (query.status && query.status.length > 0) filters.push(inArray(orders.status, query.status));
-  if (query.called !== undefined) filters.push(query.called ? calledOrder() : sql`not ${calledOrder()}`);
+  if (query.called !== undefined) filters.push(query.called ? CALLED_ORDER : sql`not ${CALLED_ORDER}`);
   if (query.integrationId) filters.push(eq(orders.integrationId, query.integrationId));
   if (query.search) {
     const pattern = containsPattern(query.search);
@@ -187,12 +187,11 @@ export async function orderTimeline(db: Db, orgId: string, id: string) {
  */
 export async function orderStats(db: Db, orgId: string, query: { startDate?: string | undefined; endDate?: string | undefined }): Promise<OrderStats> {
   const where = and(eq(orders.orgId, orgId), ...dayFilters(orgId, query));
-  const called = calledOrder();
   const [[totals], byStatus, revenue] = await Promise.all([
     db
       .select({
         orders: sql<number>`count(*)::int`,
-        called: sql<number>`(count(*) filter (where ${called}))::int`,
+        called: sql<number>`(count(*) filter (where ${CALLED_ORDER}))::int`,
         recovered: sql<number>`(count(*) filter (where ${orders.status} = 'recovered'))::int`,
         avgSeconds: sql<number | null>`avg(extract(epoch from ${orders.paidAt} - ${orders.abandonedAt})) filter (where ${orders.status} = 'recovered')`,
       })

@@ -27,13 +27,8 @@ export interface StoreDelivery {
   receivedAt: Date;
 }
 
-export type StoreDeliveryOutcome = {
-  result: "applied" | "ignored" | "duplicate";
-  detail: string | null;
-  orderId: string | null;
-  /** A follow-up campaign the delivery queued a contact on (wake the dialler once committed). */
-  wake?: string | null;
-};
+/** What the event did (applyStoreEvent's answer, its `wake` included), or a delivery seen before. */
+export type StoreDeliveryOutcome = Omit<StoreEventResult, "result"> & { result: StoreEventResult["result"] | "duplicate" };
 
 export const DUPLICATE_DETAIL = "This delivery was processed before: nothing changed.";
 

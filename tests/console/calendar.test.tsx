@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { makeAppointment, OTHER_AGENT_ID, OTHER_APPOINTMENT_ID, queriesTo, serveCalendar, WEEK, WEEK_PATH, ZONE } from "./calendar-fixtures";
-import { findScreen, installFetchFake, renderConsole, signedInAs } from "./test-utils";
+import { asPhone, findScreen, installFetchFake, renderConsole, signedInAs } from "./test-utils";
 
 type Options = Parameters<typeof serveCalendar>[1];
 
@@ -69,6 +69,17 @@ describe("the calendar", () => {
     const { fetch } = await openCalendar("/calendar?view=day&date=2026-12-10");
     await waitFor(() => expect(lastQuery(fetch, "/api/appointment/")).toEqual({ page: "1", limit: "1000", startDate: "2026-12-10", endDate: "2026-12-10" }));
     expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Thursday, 10 December 2026");
+  });
+
+  it("on a phone opens on the day view when its URL names none (a week of columns does not fit)", async () => {
+    const restore = asPhone();
+    try {
+      const { fetch } = await openCalendar("/calendar?date=2026-12-10");
+      await waitFor(() => expect(lastQuery(fetch, "/api/appointment/")).toEqual({ page: "1", limit: "1000", startDate: "2026-12-10", endDate: "2026-12-10" }));
+      expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Thursday, 10 December 2026");
+    } finally {
+      restore();
+    }
   });
 
   it("filters by agent: its appointments, its free times and its own calendar's rules", async () => {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { AGENT_ID, serveAgents } from "./agents-fixtures";
 import { CAMPAIGN_ID, serveCampaigns } from "./campaigns-fixtures";
-import { findScreen, installFetchFake, json, renderConsole, waitForPath } from "./test-utils";
+import { asPhone, findScreen, installFetchFake, json, renderConsole, waitForPath } from "./test-utils";
 
 const SIDEBAR = [
   ["Dashboard", "View your dashboard", "/dashboard"],
@@ -90,9 +90,7 @@ describe("the shell's sidebar", () => {
   });
 
   it("on a phone (below antd's md breakpoint) starts collapsed; expanded, choosing an item folds it away", async () => {
-    const original = window.matchMedia;
-    // jsdom matches no media query: answer the shell's max-width query as a 390 px window would.
-    window.matchMedia = ((query: string) => ({ ...original(query), matches: /max-width: 767/.test(query) })) as typeof window.matchMedia;
+    const restore = asPhone();
     try {
       const { user, pathname } = renderConsole();
       await findScreen("Dashboard");
@@ -106,7 +104,7 @@ describe("the shell's sidebar", () => {
       await findScreen("Billing");
       await waitFor(() => expect(screen.getByRole("button", { name: "Expand sidebar" })).toHaveAttribute("aria-expanded", "false"));
     } finally {
-      window.matchMedia = original;
+      restore();
     }
   });
 

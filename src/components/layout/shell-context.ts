@@ -1,5 +1,6 @@
-import { createContext, useCallback, useContext, useSyncExternalStore } from "react";
+import { createContext, useCallback, useContext } from "react";
 import { useLocation, useNavigate } from "react-router";
+import { useMediaQuery } from "../../lib/media-query";
 
 export interface ShellState {
   /** The sidebar starts expanded (spec §2/§4), collapsed on a narrow screen. */
@@ -15,22 +16,12 @@ export const ShellContext = createContext<ShellState>({ expanded: true, setExpan
 export const SCREEN_MD = 768;
 const NARROW_QUERY = `(max-width: ${SCREEN_MD - 0.02}px)`;
 
-function subscribeNarrow(onChange: () => void): () => void {
-  const query = window.matchMedia(NARROW_QUERY);
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
-
 /**
  * Whether the window is below antd's `md` breakpoint, read at once (antd's Grid.useBreakpoint only
  * knows after its first effect, which would draw the expanded sidebar first) and kept current.
  */
 export function useNarrowScreen(): boolean {
-  return useSyncExternalStore(
-    subscribeNarrow,
-    () => window.matchMedia(NARROW_QUERY).matches,
-    () => false,
-  );
+  return useMediaQuery(NARROW_QUERY);
 }
 
 export function useShell(): ShellState {

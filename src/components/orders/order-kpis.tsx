@@ -79,48 +79,35 @@ export function OrderKpis({ stats, query, onShow }: ReturnType<typeof useOrderSt
       </div>
     );
 
-  // A card shows the orders behind its figure: the list keeps its days (the figures' days) and drops its other filters, so its total is the card's.
-  const recoveredRevenue = stats.recovered_revenue.length === 0 ? formatMoney(0, "USD") : stats.recovered_revenue.map((one) => formatMoney(one.amount, one.currency)).join(", ");
-  const rate = formatRate(stats.recovery_rate);
-  const averageTime = stats.average_time_to_recovery_seconds === null ? text.none : formatDuration(stats.average_time_to_recovery_seconds);
-  const called = stats.called.toLocaleString("en-US");
+  // A card shows the orders behind its figure: the list keeps its days (the figures' days) and drops its other
+  // filters, so its total is the card's.
+  const show = (label: string, figure: string, only: Pick<OrderFilterPatch, "status" | "called">) =>
+    onShow && {
+      name: text.cardLink(label, figure, only.called ? text.showCalled : text.showRecovered),
+      onClick: () => onShow({ search: "", status: [], called: "", ...only }),
+    };
   const recovered = { status: ["recovered"] } satisfies OrderFilterPatch;
+  const rate = formatRate(stats.recovery_rate);
+  const revenue = stats.recovered_revenue.length === 0 ? [{ currency: "USD", text: formatMoney(0, "USD") }] : stats.recovered_revenue.map((one) => ({ currency: one.currency, text: formatMoney(one.amount, one.currency) }));
+  const called = stats.called.toLocaleString("en-US");
+  const averageTime = stats.average_time_to_recovery_seconds === null ? text.none : formatDuration(stats.average_time_to_recovery_seconds);
   return (
     <section className="orders-kpis" aria-label={text.label}>
-      <Kpi
-        label={text.recoveryRate}
-        value={rate}
-        hint={text.recoveryRateHint(stats.recovered, stats.called)}
-        show={onShow && { name: text.cardLink(text.recoveryRate, rate, text.showRecovered), onClick: () => onShow({ search: "", called: "", ...recovered }) }}
-      />
+      <Kpi label={text.recoveryRate} value={rate} hint={text.recoveryRateHint(stats.recovered, stats.called)} show={show(text.recoveryRate, rate, recovered)} />
       <Kpi
         label={text.recoveredRevenue}
-        show={onShow && { name: text.cardLink(text.recoveredRevenue, recoveredRevenue, text.showRecovered), onClick: () => onShow({ search: "", called: "", ...recovered }) }}
         value={
-          stats.recovered_revenue.length === 0 ? (
-            formatMoney(0, "USD")
-          ) : (
-            <span className="orders-kpi__amounts">
-              {stats.recovered_revenue.map((one) => (
-                <span key={one.currency}>{formatMoney(one.amount, one.currency)}</span>
-              ))}
-            </span>
-          )
+          <span className="orders-kpi__amounts">
+            {revenue.map((one) => (
+              <span key={one.currency}>{one.text}</span>
+            ))}
+          </span>
         }
         hint={text.recoveredRevenueHint}
+        show={show(text.recoveredRevenue, revenue.map((one) => one.text).join(", "), recovered)}
       />
-      <Kpi
-        label={text.called}
-        value={called}
-        hint={text.calledHint(stats.orders)}
-        show={onShow && { name: text.cardLink(text.called, called, text.showCalled), onClick: () => onShow({ search: "", status: [], called: "true" }) }}
-      />
-      <Kpi
-        label={text.timeToRecovery}
-        value={averageTime}
-        hint={text.timeToRecoveryHint}
-        show={onShow && { name: text.cardLink(text.timeToRecovery, averageTime, text.showRecovered), onClick: () => onShow({ search: "", called: "", ...recovered }) }}
-      />
+      <Kpi label={text.called} value={called} hint={text.calledHint(stats.orders)} show={show(text.called, called, { called: "true" })} />
+      <Kpi label={text.timeToRecovery} value={averageTime} hint={text.timeToRecoveryHint} show={show(text.timeToRecovery, averageTime, recovered)} />
     </section>
   );
 }

@@ -15,15 +15,13 @@ import { calendarText } from "../../../components/calendar/strings";
 import { useAppointments, useAvailability, useCalendarPermissions, useFreeSlots, useHasAppointments, useRefreshAvailability } from "../../../components/calendar/use-calendar-data";
 import { useReschedule } from "../../../components/calendar/use-reschedule";
 import "../../../components/calendar/calendar.css";
+import { useShell } from "../../../components/layout/shell-context";
 import { ListLoadError } from "../../../components/list-load-error";
 import { strings } from "../../../config/strings";
 import { useAgentList } from "../../../hooks/use-agent-list";
 import { DEFAULT_AVAILABILITY } from "../../../../contract/calendar-shared";
 
 const text = calendarText;
-
-/** A phone: the day view first (a week of columns does not fit 390 px). */
-const narrowScreen = () => typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(max-width: 767.98px)").matches;
 
 /** The earliest hour of the weekly ranges, an hour before (the week and day views scroll there). */
 function scrollTimeOf(weekly: ReadonlyArray<{ start: string }> | undefined): string {
@@ -43,6 +41,7 @@ export default function CalendarPage() {
   const { agents } = useAgentList();
   const controller = useCalendarController();
   const refreshAvailability = useRefreshAvailability();
+  const { narrow } = useShell();
 
   // The calendar shown: the agent filtered on (its own rules, else the organisation's), or the organisation's.
   const calendar = useAvailability(state.agent, { keepPrevious: true });
@@ -99,7 +98,8 @@ export default function CalendarPage() {
     if (zone) controller.gotoDate(dayIn(created.start, zone));
   };
 
-  const initialView: CalendarViewName = state.view ?? (narrowScreen() ? "day" : "week");
+  // A phone: the day view first (a week of columns does not fit 390 px).
+  const initialView: CalendarViewName = state.view ?? (narrow ? "day" : "week");
   const initialDate = state.date ?? (zone ? dayIn(Date.now(), zone) : undefined);
 
   return (
