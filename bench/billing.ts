@@ -1,4 +1,4 @@
-// `npm run bench:billing [-- --quick]`: GET /api/billing/usage for 90 days with 1,000,000 calls in the
+// `npm run bench:billing [-- --quick | --smoke]`: GET /api/billing/usage for 90 days with 1,000,000 calls in the
 // database (issue 15). Also rows of `npm run bench`'s table (bench/index.ts calls benchBilling).
 //
 // The console's Usage tab waits on this answer: p95 ≤ 50 ms.
@@ -15,8 +15,9 @@
 // Each answer is checked (90 days, the seeded call count); any other answer marks the row MISSED.
 //
 // PostgreSQL when TEST_DATABASE_URL is set (a fresh database, dropped at the end); without it PGlite in
-// memory, with 100,000 calls (the table says so). --quick (CI): 100,000 calls and 60 requests of each
-// instead of 1,000,000 and 300.
+// memory, with 100,000 calls (the table says so). --quick: 100,000 calls and 60 requests of each
+// instead of 1,000,000 and 300. --smoke (CI): 2,000 calls and 5 requests of each, to show the bench still
+// works (its figures say nothing; a missed budget is printed, never fatal).
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -31,7 +32,7 @@ import { rebuildUsage } from "../server/billing/usage";
 import { openDatabase, type Database } from "../server/db/client";
 import { runMigrations } from "../server/db/migrate";
 import { addFloorRoute, FLOOR_PATH } from "./floor";
-import { benchConfig, onPglite, percentile, printAlone, type BenchRow } from "./measure";
+import { benchConfig, benchMode, byMode, onPglite, percentile, printAlone, type BenchMode, type BenchRow } from "./measure";
 
 export type BillingBenchRow = BenchRow;
 
@@ -130,10 +131,10 @@ async function measure(app: FastifyInstance, setup: Setup, bare: (() => Promise<
 }
 
 /** The billing rows of the bench table (a section title first). */
-export async function benchBilling(options: { quick: boolean; pgUrl: string | null; log?: (line: string) => void }): Promise<BillingBenchRow[]> {
-  const iterations = options.quick ? 60 : 300;
-  const warmup = options.quick ? 10 : 30;
-  const callCount = options.quick || !options.pgUrl ? 100_000 : 1_000_000;
+export async function benchBilling(options: { mode: BenchMode; pgUrl: string | null; log?: (line: string) => void }): Promise<BillingBenchRow[]> {
+  const iterations = byMode(options.mode, { full: 300, quick: 60, smoke: 5 });
+  const warmup = byMode(options.mode, { full: 30, quick: 10, smoke: 1 });
+  const callCount = byMode(options.mode, { full: options.pgUrl ? 1_000_000 : 100_000, quick: 100_000, smoke: 2_000 });
   const log = options.log ?? ((line: string) => process.stderr.write(`bench:billing ${line}\n`));
   const run = async (database: Database, url: string | null): Promise<BillingBenchRow[]> => {
     const config = benchConfig("billing");
@@ -167,7 +168,7 @@ export async function benchBilling(options: { quick: boolean; pgUrl: string | nu
         },
         {
           figure: "calls in the database (debited, rolled up)",
-          measured: `${callCount.toLocaleString("en")}${callCount < 1_000_000 ? " (smaller seed: --quick or PGlite)" : ""} in ${setup.loadSeconds.toFixed(1)} s`,
+          measured: `${callCount.toLocaleString("en")}${callCount < 1_000_000 ? ` (smaller seed: ${options.mode === "smoke" ? "--smoke" : "--quick or PGlite"})` : ""} in ${setup.loadSeconds.toFixed(1)} s`,
           budget: "—",
           ok: null,
         },
@@ -205,9 +206,9 @@ export async function benchBilling(options: { quick: boolean; pgUrl: string | nu
   }
 }
 
-// Alone: `npm run bench:billing [-- --quick]`.
+// Alone: `npm run bench:billing [-- --quick | --smoke]`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const quick = process.argv.includes("--quick");
-  const rows = await benchBilling({ quick, pgUrl: process.env.TEST_DATABASE_URL || null });
-  printAlone("billing", quick, rows, { figure: 52, measured: 80 });
+  const mode = benchMode();
+  const rows = await benchBilling({ mode, pgUrl: process.env.TEST_DATABASE_URL || null });
+  printAlone("billing", mode, rows, { figure: 52, measured: 80 });
 }

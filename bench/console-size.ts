@@ -1,4 +1,4 @@
-// `npm run bench:console`: the JavaScript a browser downloads for the signed-in shell, the calendar
+// `npm run bench:console [-- --smoke]`: the JavaScript a browser downloads for the signed-in shell, the calendar
 // screen and each public page, measured in Chromium against the built product, cold cache. Budgets from
 // issue 6 (gzip): signed-in shell ≤ 450 KB, each public page ≤ 180 KB; issue 14: the calendar screen's
 // own ≤ 170 KB. `npm run bench` reuses measureConsoleJs.
@@ -22,11 +22,18 @@
 // the screen's antd controls not yet loaded by a bare shell screen (select, search, checkbox, alerts)
 // about 70 KB; with the bare shell (about 330 KB) a cold /calendar then stays under 500 KB in all. Its
 // drawers (date pickers, the phone field, forms) load when first opened and are not counted.
+//
+// It needs the built console (dist/console): startProduct builds it first when it is missing or stale
+// (scripts/console-build.ts; `npm run build` does the same), which takes minutes on 2 cores. A missed
+// budget is printed, never fatal; a bench that breaks (the product, Chromium, a page that does not render)
+// exits non-zero. --smoke (CI) runs the same single pass (each page loads once already): the flag is taken
+// so every bench has one, and the heading says the figures are a smoke run's.
 import { request } from "node:http";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { DEMO, launchBrowser, startProduct, type Product } from "../tests/e2e/harness";
+import { benchMode, modeFlag, SMOKE_NOTE } from "./measure";
 
 export const CONSOLE_BUDGETS_KB = { shell: 450, public: 180, calendar: 170 } as const;
 const SHELL_ROW = "signed-in shell (/dashboard)";
@@ -208,7 +215,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     await browser.close();
     await product.stop();
   }
-  console.log("\nConsole JavaScript, cold cache (KB on the wire; budget on gzip)");
+  const mode = benchMode();
+  console.log(`\nnpm run bench:console${modeFlag(mode)}: Console JavaScript, cold cache (KB on the wire; budget on gzip)`);
+  if (mode === "smoke") console.log(SMOKE_NOTE);
   console.log("page".padEnd(40), "files".padStart(6), "gzip KB".padStart(9), "br KB".padStart(8), "budget".padStart(8), "  verdict");
   const { dashboard, calendar } = report;
   const part = (label: string, files: number, size: { gzipKb: number; brKb: number }, note: string) =>

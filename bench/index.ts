@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick]`: the performance harness of issue 6. One table of figures, each with its
+// `npm run bench [-- --quick | --smoke]`: the performance harness of issue 6. One table of figures, each with its
 // budget and "ok" or "MISSED", then a line counting the missed budgets. A missed budget does not fail
 // the command (exit 0); a bench that breaks does (exit 1). What each row means: bench/README.md.
 //
@@ -25,6 +25,9 @@
 //
 // --quick (CI): 3 s per autocannon run instead of 10, 3 page loads instead of 7, 60 tool calls of each
 // kind instead of 300.
+// --smoke: the smallest run through every row, to show the harness still works: 1 s per autocannon run
+// and no warm-up runs but the first, 1 page load, 5 tool calls of each kind on 500 appointments, 5 usage requests on 2,000 calls. Its
+// figures say nothing (a missed budget is printed, never fatal, as in every mode).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -39,12 +42,14 @@ import { benchCalendar } from "./calendar";
 import { measureConsoleJs } from "./console-size";
 import { CPU_SLOWDOWN, INTERACTIVE_BUDGET_MS, measurePublicPageLoad } from "./page-load";
 import { FLOOR_PATH } from "./floor";
+import { benchMode, byMode, modeFlag, SMOKE_NOTE } from "./measure";
 
-const QUICK = process.argv.includes("--quick");
-const DURATION_S = QUICK ? 3 : 10;
-const WARMUP_S = QUICK ? 1 : 2;
+const MODE = benchMode();
+const DURATION_S = byMode(MODE, { full: 10, quick: 3, smoke: 1 });
+/** Smoke: no warm-up runs (the one after the server starts stays). */
+const WARMUP_S = byMode(MODE, { full: 2, quick: 1, smoke: 0 });
 const CONNECTIONS = 10;
-const PAGE_LOADS = QUICK ? 3 : 7;
+const PAGE_LOADS = byMode(MODE, { full: 7, quick: 3, smoke: 1 });
 const PG_URL = process.env.TEST_DATABASE_URL || null;
 const root = resolve(import.meta.dirname, "..");
 const started = performance.now();
@@ -126,7 +131,7 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 
 /** Warm-up (unmeasured), then the measured run. */
 async function measure(url: string, headers: Record<string, string>): Promise<Load> {
-  await load(url, headers, WARMUP_S);
+  if (WARMUP_S > 0) await load(url, headers, WARMUP_S);
   return load(url, headers, DURATION_S);
 }
 
@@ -176,7 +181,7 @@ async function benchApi(): Promise<void> {
         return { authorization: `Bearer ${((await minted.json()) as { data: { token: string } }).data.token}` };
       };
       // The server has just started (and seeded): one longer warm-up before anything is measured.
-      await load(`${server.url}${FLOOR_PATH}`, {}, 2 * WARMUP_S);
+      await load(`${server.url}${FLOOR_PATH}`, {}, Math.max(1, 2 * WARMUP_S));
       for (const budget of API_BUDGETS) {
         const path = budget.path(server);
         log(`API: ${FLOOR_PATH}, then ${path}`);
@@ -212,13 +217,13 @@ async function benchApi(): Promise<void> {
 
 async function benchBookingTools(): Promise<void> {
   log(`booking tools: 10,000 appointments on ${PG_URL ? "PostgreSQL" : "PGlite"}`);
-  rows.push(...(await benchCalendar({ quick: QUICK, pgUrl: PG_URL, log: (line) => log(`booking tools: ${line}`) })));
+  rows.push(...(await benchCalendar({ mode: MODE, pgUrl: PG_URL, log: (line) => log(`booking tools: ${line}`) })));
 }
 
 // ---------------------------------------------------------------------------------- billing usage
 
 async function benchUsage(): Promise<void> {
-  rows.push(...(await benchBilling({ quick: QUICK, pgUrl: PG_URL, log: (line) => log(`billing usage: ${line}`) })));
+  rows.push(...(await benchBilling({ mode: MODE, pgUrl: PG_URL, log: (line) => log(`billing usage: ${line}`) })));
 }
 
 // ------------------------------------------------------------------------------ console and browser
@@ -276,7 +281,8 @@ function printTable(): number {
   const rule = "-".repeat(widths.figure + widths.measured + widths.budget + 14);
   const cpu = cpus();
   console.log("");
-  console.log(`npm run bench${QUICK ? " --quick" : ""}: figures from this machine (${cpu.length} cores, ${cpu[0]?.model.trim() ?? "?"}; Node ${process.version}), not a reference machine`);
+  console.log(`npm run bench${modeFlag(MODE)}: figures from this machine (${cpu.length} cores, ${cpu[0]?.model.trim() ?? "?"}; Node ${process.version}), not a reference machine`);
+  if (MODE === "smoke") console.log(SMOKE_NOTE);
   const loadAtEnd = loadavg()[0]!;
   const busy = Math.max(loadAtStart, loadAtEnd) > cpu.length;
   console.log(
