@@ -1,45 +1,87 @@
-// `npm run bench:calls [-- --quick]`: GET /api/call/ at scale. Loads N calls into one organisation
-// (INSERT … SELECT generate_series, in SQL), then measures p50/p95/p99 of the list through the API
+// `npm run bench:calls [-- --quick | --smoke]`: GET /api/call/ at scale. Loads N calls into one
+// organisation (INSERT … SELECT generate_series, in SQL), then measures the list through the API
 // (app.inject on the built app: routing, auth, validation, the queries and serialization, no socket)
-// and the p95 of the same SQL statements alone (recorded from one API request, replayed on the driver,
-// concurrently or one after the other as the API sends them): the floor. API and SQL are timed
-// alternately, request by request, so that both sides of the ratio meet the same machine.
+// two ways, each in a table of its own:
+//
+// - uncached: every measured request reads the list. The API keeps each answer in memory under the
+//   organisation's call-list version (server/calls/list-cache.ts) and answers a repeated request from
+//   there, sending no list statement. So before each request (untimed) the version is moved with the
+//   database's own call_list_versions_bump, as any write of the organisation's calls moves it: the
+//   request is byte for byte the same each time, its kept answer is stale, and it reads the list with
+//   the same statements and plans (as a console does right after one of the organisation's calls
+//   changed). Beside it, the same statements alone (recorded from one API request, replayed on the
+//   driver, concurrently or one after the other as the API sends them): the floor. API and SQL are timed
+//   alternately, request by request, so that both sides of the ratio meet the same machine. Every
+//   measured request's own statements are counted at the driver: a request that sent none (answered
+//   from memory) stops the bench, so no uncached line can ever measure the cache.
+// - cached: the same request repeated with nothing changed, answered from the API's memory (the version
+//   read, then the kept JSON text). No list statement is sent, so there is no SQL to set beside it: the
+//   table shows how many requests were answered from memory instead of a ratio.
 //
 // PostgreSQL (TEST_DATABASE_URL; a fresh database, dropped at the end): 100,000 and 1,000,000 calls.
-// PGlite: 100,000. --quick: 100,000 on PostgreSQL and 20,000 on PGlite, fewer iterations (CI).
+// PGlite: 100,000. --quick: 100,000 on PostgreSQL and 20,000 on PGlite, fewer iterations.
+// --smoke (CI): 2,000 calls on each, 5 requests a line, and on PostgreSQL the same database measured a
+// second time as --database does (signing in again, no loading): every path, in seconds; its figures say nothing.
 // --keep leaves the PostgreSQL database in place; --database=NAME measures such a kept one again
 // without loading (for trying a change to the list against the same million calls).
-// Target on PostgreSQL with 1,000,000 calls: p95 ≤ 30 ms for every case, API ≤ 2× the bare SQL.
+// The organisation is on Enterprise (putOnPlan in bench/measure.ts says why): it makes 5 agents.
+// Target on PostgreSQL with 1,000,000 calls: uncached p95 ≤ 30 ms for every case, API ≤ 2× the bare SQL.
+// A missed target is printed, never fatal; a bench that breaks exits non-zero.
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../server/app";
-import { loadConfig } from "../server/config";
 import type { Database } from "../server/db/client";
-import { onFreshPostgres, onPglite, percentile, recorder, timeInterleaved, type Recorded } from "./measure";
+import {
+  benchConfig,
+  benchMode,
+  byMode,
+  counted,
+  modeFlag,
+  onFreshPostgres,
+  onPglite,
+  percentile,
+  putOnPlan,
+  recorder,
+  requireStatements,
+  SMOKE_NOTE,
+  timeEach,
+  timeInterleaved,
+  type Recorded,
+} from "./measure";
 
-const QUICK = process.argv.includes("--quick");
+const MODE = benchMode();
 /** --keep: leave the PostgreSQL databases in place (for EXPLAIN), printing their names. */
 const KEEP = process.argv.includes("--keep");
 /** --sizes=1000000,…: only these PostgreSQL sizes, and no PGlite run. */
 const SIZES = process.argv.find((arg) => arg.startsWith("--sizes="))?.slice("--sizes=".length).split(",").map(Number) ?? null;
 /** --database=NAME: measure a database an earlier --keep run left (no loading), then keep it. */
 const REUSE = process.argv.find((arg) => arg.startsWith("--database="))?.slice("--database=".length) ?? null;
-const ITERATIONS = QUICK ? 40 : 200;
-const WARMUP = QUICK ? 5 : 20;
+const ITERATIONS = byMode(MODE, { full: 200, quick: 40, smoke: 5 });
+const WARMUP = byMode(MODE, { full: 20, quick: 5, smoke: 1 });
+const PG_SIZES = SIZES ?? byMode(MODE, { full: [100_000, 1_000_000], quick: [100_000], smoke: [2_000] });
+const PGLITE_SIZE = byMode(MODE, { full: 100_000, quick: 20_000, smoke: 2_000 });
 const PG_URL = process.env.TEST_DATABASE_URL || null;
 const PASSWORD = "bench-password-0123456789";
+
+interface Timing {
+  p50: number;
+  p95: number;
+  p99: number;
+}
 
 interface Result {
   name: string;
   n: number;
   db: string;
-  p50: number;
-  p95: number;
-  p99: number;
-  sqlP50: number;
-  sqlP95: number;
+  /** Every request read the list (its own statements counted at the driver), beside them bare. */
+  uncached: Timing & { sqlP50: number; sqlP95: number; statements: string };
+  /** The same request repeated, answered from memory (GET /call/ only; GET /call/{id} is not kept). */
+  cached: (Timing & { fromMemory: number; runs: number }) | null;
 }
+
+const timing = (sorted: number[]): Timing => ({ p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) });
 
 const WORDS = (
   "hello thanks order refund delivery invoice account password payment card address appointment schedule " +
@@ -89,14 +131,14 @@ async function loadCalls(exec: (query: string) => Promise<unknown>, orgId: strin
                                (5 + floor(random() * 600))::int + 0 * i as duration) as t`);
 }
 
-async function signUpWithOrganisation(app: FastifyInstance): Promise<string> {
+async function signUpWithOrganisation(app: FastifyInstance): Promise<{ token: string; orgId: string }> {
   const email = `bench-${randomUUID().slice(0, 8)}@example.com`;
   const signUp = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { email, password: PASSWORD, name: "Bench" } });
   if (signUp.statusCode !== 200) throw new Error(`sign-up: ${signUp.body}`);
   const token = (signUp.json() as { token: string }).token;
   const org = await app.inject({ method: "POST", url: "/api/auth/organization/create", headers: { authorization: `Bearer ${token}` }, payload: { name: "Bench Org", slug: `bench-${randomUUID().slice(0, 8)}` } });
   if (org.statusCode !== 200) throw new Error(`organisation: ${org.body}`);
-  return token;
+  return { token, orgId: (org.json() as { id: string }).id };
 }
 
 /** The bench user of a kept database, signed in again, with its organisation active. */
@@ -114,15 +156,16 @@ async function signInAgain(app: FastifyInstance, database: Database): Promise<{ 
   return { token, orgId: org.id, n: Number(count?.n ?? 0) };
 }
 
-/** Creates 5 agents and loads `n` calls into the signed-in organisation; answers its id. */
-async function loadIntoOrganisation(app: FastifyInstance, database: Database, headers: Record<string, string>, label: string, n: number): Promise<string> {
+/** Puts the signed-in organisation on Enterprise, creates 5 agents and loads `n` calls into it. */
+async function loadIntoOrganisation(app: FastifyInstance, database: Database, headers: Record<string, string>, orgId: string, label: string, n: number): Promise<void> {
+  // Free allows 2 agents: an organisation of this size is an Enterprise customer (putOnPlan says why).
+  await putOnPlan(database, orgId, "enterprise");
   const agentIds: string[] = [];
   for (const name of ["Sales Sam", "Support Sue", "Billing Bob", "Booking Beth", "Survey Stan"]) {
     const response = await app.inject({ method: "POST", url: "/api/agent/", headers, payload: { agent_name: name } });
     if (response.statusCode !== 201) throw new Error(`agent: ${response.body}`);
     agentIds.push((response.json() as { data: { id: string } }).data.id);
   }
-  const orgId = (await database.db.execute(`select org_id from agents where id = '${agentIds[0]}'`) as unknown as { rows: { org_id: string }[] }).rows[0]!.org_id;
   const exec = (query: string) => database.db.execute(query);
 
   const loadStart = performance.now();
@@ -142,23 +185,21 @@ async function loadIntoOrganisation(app: FastifyInstance, database: Database, he
   await exec("vacuum analyze calls");
   const loadSeconds = (performance.now() - loadStart) / 1000;
   console.log(`${label}: loaded ${n.toLocaleString("en")} calls in ${loadSeconds.toFixed(1)} s`);
-  return orgId;
 }
 
-async function benchDatabase(database: Database, label: string, n: number): Promise<Result[]> {
-  const config = loadConfig({ NODE_ENV: "production", BETTER_AUTH_SECRET: randomUUID() + randomUUID(), RATE_LIMIT_PER_MINUTE: "1000000", LOG_LEVEL: "silent", SEED_DEMO: "false", PUBLIC_URL: "http://localhost:3000", CONSOLE_DIR: "/nonexistent/console", DATA_DIR: `/tmp/vap-bench-${process.pid}` });
-  const app = await buildApp({ config, database, logger: false });
+async function benchDatabase(database: Database, label: string, n: number, reuse: string | null): Promise<Result[]> {
+  const app = await buildApp({ config: benchConfig("calls"), database, logger: false });
   try {
-    const reused = REUSE ? await signInAgain(app, database) : null;
-    const token = reused?.token ?? (await signUpWithOrganisation(app));
+    const reused = reuse ? await signInAgain(app, database) : null;
+    const fresh = reused ? null : await signUpWithOrganisation(app);
+    const token = reused?.token ?? fresh!.token;
+    const orgId = reused?.orgId ?? fresh!.orgId;
     const headers = { authorization: `Bearer ${token}` };
-    let orgId: string;
     if (reused) {
-      orgId = reused.orgId;
       n = reused.n;
-      console.log(`${label}: ${REUSE} holds ${n.toLocaleString("en")} calls`);
+      console.log(`${label}: ${reuse} holds ${n.toLocaleString("en")} calls`);
     } else {
-      orgId = await loadIntoOrganisation(app, database, headers, label, n);
+      await loadIntoOrganisation(app, database, headers, orgId, label, n);
     }
 
     const sample = (await database.db.execute(`select customer_number from calls where org_id = '${orgId}' offset ${Math.floor(n / 2)} limit 1`) as unknown as { rows: { customer_number: string }[] }).rows[0]!.customer_number;
@@ -174,22 +215,32 @@ async function benchDatabase(database: Database, label: string, n: number): Prom
     ];
 
     const rec = recorder(database, (text) => /from "calls"|from "agents" where/.test(text) || text.includes('"calls"'));
+    // The organisation's call-list version moved, as every write of its calls moves it (migration 0006's
+    // trigger calls this function): whatever answer the API keeps for the organisation is stale after it.
+    const moveVersion = () => database.db.execute(sql`select call_list_versions_bump(array[${orgId}]::text[])`);
     const results: Result[] = [];
     // The fixed cost of any signed-in request (auth, routing, validation, a one-row read): GET /call/{id}.
     const someId = ((await database.db.execute(`select id from calls where org_id = '${orgId}' limit 1`)) as unknown as { rows: { id: string }[] }).rows[0]!.id;
     cases.push(["(fixed cost: GET /call/{id})", someId]);
     for (const [name, query] of cases) {
-      const url = name.startsWith("(fixed") ? `/api/call/${query}` : `/api/call/?${query}`;
-      const request = () => app.inject({ method: "GET", url, headers });
-      const first = await request();
-      if (first.statusCode !== 200) throw new Error(`${name}: ${first.statusCode} ${first.body}`);
-      const body = first.json() as { data: unknown[]; total: number; total_is_estimate: boolean };
+      const isList = !name.startsWith("(fixed");
+      const url = isList ? `/api/call/?${query}` : `/api/call/${query}`;
+      const request = async () => {
+        const response = await app.inject({ method: "GET", url, headers });
+        if (response.statusCode !== 200) throw new Error(`${label}, ${name}: ${response.statusCode} ${response.body}`);
+        return response;
+      };
+      // GET /call/{id} keeps nothing: it reads its row every time.
+      const miss = isList ? moveVersion : async () => undefined;
+      await miss();
+      const body = (await request()).json() as { data: unknown[]; total: number; total_is_estimate: boolean };
+      await miss();
       const statements = await rec.record(request);
+      requireStatements(`${label}, ${name}`, statements);
       // As the API sends them (server/calls/list.ts listCalls): a search's agent-name lookup first, then
       // the page alongside the total (the planner's estimate, then the capped count when it is small); or,
       // for the unfiltered list, the estimate, then the page with the capped count in it (one statement).
       // GET /call/{id}: its statements one after the other.
-      const isList = !name.startsWith("(fixed");
       const page = statements.find((s) => isList && s.text.startsWith('select "calls"."id", "calls"."type"'));
       const total = statements.filter((s) => isList && s !== page && (s.text.startsWith("explain") || s.text.includes("count(*)")));
       const before = statements.filter((s) => s !== page && !total.includes(s));
@@ -197,14 +248,41 @@ async function benchDatabase(database: Database, label: string, n: number): Prom
       const sequence = async (list: Recorded[]) => {
         for (const statement of list) await rec.replay(statement);
       };
-      const [api, bare] = await timeInterleaved(ITERATIONS, WARMUP, request, async () => {
-        await sequence(before);
-        if (pageCounts) await sequence([...total, page!]);
-        else await Promise.all([page ? rec.replay(page) : null, sequence(total)]);
-      });
+      const api = counted(`${label}, ${name} (uncached)`, rec.record, request);
+      const [apiTimes, bare] = await timeInterleaved(
+        ITERATIONS,
+        WARMUP,
+        api.run,
+        async () => {
+          await sequence(before);
+          if (pageCounts) await sequence([...total, page!]);
+          else await Promise.all([page ? rec.replay(page) : null, sequence(total)]);
+        },
+        { beforeA: miss },
+      );
+      const sent = api.check();
       const found = Array.isArray(body.data) ? `${body.data.length} rows, total ${body.total}${body.total_is_estimate ? " (estimate)" : ""}` : "one call";
-      console.log(`  ${name}: ${found}, ${statements.length} statements`);
-      results.push({ name, n, db: label, p50: percentile(api, 50), p95: percentile(api, 95), p99: percentile(api, 99), sqlP50: percentile(bare, 50), sqlP95: percentile(bare, 95) });
+      console.log(`  ${name}: ${found}, ${statements.length} statements recorded; uncached requests sent ${sent.fewest === sent.most ? sent.fewest : `${sent.fewest}–${sent.most}`} each`);
+      if (sent.fewest !== statements.length || sent.most !== statements.length) {
+        console.log(`    note: the measured requests did not all send the ${statements.length} recorded statements the bare SQL replays`);
+      }
+
+      // Cached: nothing changes between requests (the last uncached request kept its answer).
+      let cached: Result["cached"] = null;
+      if (isList) {
+        const counts: number[] = [];
+        const times = await timeEach(ITERATIONS, WARMUP, async () => counts.push((await rec.record(request)).length));
+        const fromMemory = counts.slice(WARMUP).filter((count) => count === 0).length;
+        if (fromMemory < ITERATIONS) console.log(`    note: ${ITERATIONS - fromMemory} of ${ITERATIONS} cached requests read the list: the cached line is not all the cache's`);
+        cached = { ...timing(times), fromMemory, runs: ITERATIONS };
+      }
+      results.push({
+        name,
+        n,
+        db: label,
+        uncached: { ...timing(apiTimes), sqlP50: percentile(bare, 50), sqlP95: percentile(bare, 95), statements: sent.fewest === sent.most ? String(sent.fewest) : `${sent.fewest}–${sent.most}` },
+        cached,
+      });
     }
     return results;
   } finally {
@@ -212,31 +290,58 @@ async function benchDatabase(database: Database, label: string, n: number): Prom
   }
 }
 
-
+console.log(`npm run bench:calls${modeFlag(MODE)}${MODE === "smoke" ? `\n${SMOKE_NOTE}` : ""}`);
 const results: Result[] = [];
 if (PG_URL) {
-  if (REUSE) results.push(...(await onFreshPostgres(PG_URL, (database) => benchDatabase(database, "PostgreSQL", 0), { reuse: REUSE, keep: KEEP })));
-  else for (const n of SIZES ?? (QUICK ? [100_000] : [100_000, 1_000_000])) results.push(...(await onFreshPostgres(PG_URL, (database) => benchDatabase(database, "PostgreSQL", n), { reuse: REUSE, keep: KEEP })));
+  if (REUSE) results.push(...(await onFreshPostgres(PG_URL, (database) => benchDatabase(database, "PostgreSQL", 0, REUSE), { reuse: REUSE, keep: KEEP })));
+  else {
+    for (const n of PG_SIZES) {
+      const run = async (database: Database, name: string) => {
+        const measured = await benchDatabase(database, "PostgreSQL", n, null);
+        // Smoke: the --database path as well (sign in again, count the calls, no loading) on the same database.
+        if (MODE === "smoke") measured.push(...(await benchDatabase(database, "PostgreSQL, again as --database", 0, name)));
+        return measured;
+      };
+      results.push(...(await onFreshPostgres(PG_URL, run, { keep: KEEP })));
+    }
+  }
 } else {
   console.log("PostgreSQL: skipped (TEST_DATABASE_URL is not set)");
 }
-if (!SIZES && !REUSE) results.push(...(await onPglite((database) => benchDatabase(database, "PGlite", QUICK ? 20_000 : 100_000))));
+if (!SIZES && !REUSE) results.push(...(await onPglite((database) => benchDatabase(database, "PGlite", PGLITE_SIZE, null))));
 
 const ms = (value: number) => value.toFixed(1);
-const table = results.map((r) => ({
-  case: r.name,
-  N: r.n.toLocaleString("en"),
-  db: r.db,
-  "p50 ms": ms(r.p50),
-  "p95 ms": ms(r.p95),
-  "p99 ms": ms(r.p99),
-  "SQL p50 ms": ms(r.sqlP50),
-  "SQL p95 ms": ms(r.sqlP95),
-  "ratio p95": (r.p95 / r.sqlP95).toFixed(2),
-  "ratio p50": (r.p50 / r.sqlP50).toFixed(2),
-  "API − SQL p95 ms": ms(r.p95 - r.sqlP95),
-}));
-console.table(table);
-const misses = results.filter((r) => r.db === "PostgreSQL" && r.n >= 1_000_000 && !r.name.startsWith("(") && (r.p95 > 30 || r.p95 > 2 * r.sqlP95));
-if (misses.length > 0) console.log(`Targets missed (PostgreSQL, 1,000,000 calls: p95 ≤ 30 ms, API ≤ 2× SQL): ${misses.map((r) => r.name).join("; ")}`);
+console.log("\nUncached: every request reads the list (the organisation's call-list version moved before each, untimed), beside the same statements sent bare");
+console.table(
+  results.map(({ name, n, db, uncached: r }) => ({
+    case: name,
+    N: n.toLocaleString("en"),
+    db,
+    "p50 ms": ms(r.p50),
+    "p95 ms": ms(r.p95),
+    "p99 ms": ms(r.p99),
+    "SQL p50 ms": ms(r.sqlP50),
+    "SQL p95 ms": ms(r.sqlP95),
+    "ratio p95": (r.p95 / r.sqlP95).toFixed(2),
+    "ratio p50": (r.p50 / r.sqlP50).toFixed(2),
+    "API − SQL p95 ms": ms(r.p95 - r.sqlP95),
+    "statements/request": r.statements,
+  })),
+);
+console.log("\nCached: the same request repeated with nothing changed, answered from the API's memory (no list statement sent: no SQL to compare, no ratio)");
+console.table(
+  results
+    .filter((r) => r.cached)
+    .map(({ name, n, db, cached: r }) => ({
+      case: name,
+      N: n.toLocaleString("en"),
+      db,
+      "p50 ms": ms(r!.p50),
+      "p95 ms": ms(r!.p95),
+      "p99 ms": ms(r!.p99),
+      "answered from memory": `${r!.fromMemory} of ${r!.runs}`,
+    })),
+);
+const misses = results.filter((r) => r.db === "PostgreSQL" && r.n >= 1_000_000 && !r.name.startsWith("(") && (r.uncached.p95 > 30 || r.uncached.p95 > 2 * r.uncached.sqlP95));
+if (misses.length > 0) console.log(`Targets missed (PostgreSQL, 1,000,000 calls, uncached: p95 ≤ 30 ms, API ≤ 2× SQL): ${misses.map((r) => r.name).join("; ")}`);
 process.exit(0);
