@@ -83,8 +83,18 @@ export interface Recorded {
 }
 
 /**
+ * The sign-in's own reads (the session, its user, the member's role), which every signed-in request pays
+ * (or skips, for SESSION_CACHE_SECONDS after the last): not a route's work.
+ */
+export const signInStatement = (text: string) => /from "sessions"|from "users"|select "role" from "memberships"/.test(text);
+
+/** Every statement a request sends but the sign-in's: what a route's floor replays (`recorder`'s `keep`). */
+export const routeStatement = (text: string) => !signInStatement(text);
+
+/**
  * Wraps the driver so the statements an API request sends can be recorded and replayed bare; `keep`
- * picks the statements that are the route's own work (not the sign-in lookups every request pays).
+ * picks the statements that are the route's own work (not the sign-in lookups every request pays):
+ * `routeStatement`.
  */
 export function recorder(database: Database, keep: (text: string) => boolean) {
   let recording: Recorded[] | null = null;
@@ -116,15 +126,16 @@ export function recorder(database: Database, keep: (text: string) => boolean) {
 }
 
 /**
- * Wraps an API request so that each run counts the route's own statements it sent (with `record`); then
- * `check` throws unless every measured run sent at least one. A route that answered from memory sent
- * none: its timing would be the cache's, and a ratio to the bare SQL would mean nothing. Answers
- * the wrapped run, `check`, and the fewest and most statements a run sent.
+ * Wraps an API request so that each run counts the statements of its own work it sent (recorded with
+ * `record`, those `work` picks: all of them unless told); then `check` throws unless every measured run
+ * sent at least one. A route that answered from memory sent none: its timing would be the cache's, and a
+ * ratio to the bare SQL would mean nothing. Answers the wrapped run, `check` (the fewest and most
+ * statements a run sent) and the counts.
  */
-export function counted(label: string, record: (run: () => Promise<unknown>) => Promise<Recorded[]>, run: () => Promise<unknown>) {
+export function counted(label: string, record: (run: () => Promise<unknown>) => Promise<Recorded[]>, run: () => Promise<unknown>, work: (text: string) => boolean = () => true) {
   const counts: number[] = [];
   return {
-    run: async () => counts.push((await record(run)).length),
+    run: async () => counts.push((await record(run)).filter((statement) => work(statement.text)).length),
     check: () => {
       const none = counts.filter((n) => n === 0).length;
       if (counts.length === 0 || none > 0) {
@@ -136,9 +147,9 @@ export function counted(label: string, record: (run: () => Promise<unknown>) => 
   };
 }
 
-/** Throws unless `statements` (one request's, recorded) holds at least one: the floor would be empty. */
-export function requireStatements(label: string, statements: readonly Recorded[]): void {
-  if (statements.length === 0) throw new Error(`${label}: the recorded request sent 0 statements of its own (answered from memory?), so there is no bare SQL to compare with: the bench stops`);
+/** Throws unless `statements` (one request's, recorded) hold at least one of its own work (`work`): the floor would be empty. */
+export function requireStatements(label: string, statements: readonly Recorded[], work: (text: string) => boolean = () => true): void {
+  if (!statements.some((statement) => work(statement.text))) throw new Error(`${label}: the recorded request sent 0 statements of its own (answered from memory?), so there is no bare SQL to compare with: the bench stops`);
 }
 
 /**
