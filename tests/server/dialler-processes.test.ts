@@ -9,8 +9,10 @@
  * - none was lost: every contact is in a final state and the campaign completed;
  * - the cap held: calls on at once, sampled all along from this process, never above max_concurrency.
  *
- * Needs PostgreSQL (TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres): skipped, saying
- * so, when none answers.
+ * - money: every call that has a cost was debited exactly once, by its cost, and no call without one; the
+ *   wallet's balance is the sum of its ledger.
+ *
+ * Needs PostgreSQL (TEST_DATABASE_URL): `npm run test:engines` (skipped, saying so, in `npm test`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,30 +21,16 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
 import { addContacts, campaignWorld, createCampaign, numbers, type CampaignWorld } from "./dialler-fixtures";
+import { postgresUnavailable, skippedBecause, TEST_DATABASE_URL } from "./engines";
 import { buildTestApp, postgresDatabase } from "./helpers";
 import { freePort, startServer, waitForOutput, type ServerProcess } from "./server-process";
 
-const SERVER_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-
-async function postgresAnswers(url: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return null;
-  } catch (error) {
-    return (error as Error).message || String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const unavailable = await postgresAnswers(SERVER_URL);
+const unavailable = await postgresUnavailable();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** DIALLER_KILLS / DIALLER_KILL_CONTACTS: a longer run by hand (e.g. 40 kills of 1,200 contacts). */
-const KILLS = Number(process.env.DIALLER_KILLS || 2);
+/** DIALLER_KILLS (at least 2) / DIALLER_KILL_CONTACTS: a longer run by hand (e.g. 40 kills of 1,200 contacts). */
+const KILLS = Math.max(2, Number(process.env.DIALLER_KILLS || 2));
 const CONTACTS = Number(process.env.DIALLER_KILL_CONTACTS || 120);
 const CONCURRENCY = 6;
 const MAX_ATTEMPTS = 2;
@@ -57,7 +45,7 @@ describe.skipIf(unavailable !== null)("the dialler in two processes on PostgreSQ
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    ({ database, url, drop } = await postgresDatabase(SERVER_URL));
+    ({ database, url, drop } = await postgresDatabase(TEST_DATABASE_URL!));
     const { app } = await buildTestApp(database);
     world = await campaignWorld(app, database.db, "Kill Test Ltd");
     await app.close();
@@ -171,6 +159,20 @@ describe.skipIf(unavailable !== null)("the dialler in two processes on PostgreSQ
       );
       console.log(JSON.stringify(dupes.rows, null, 1));
     }
+    // Money: each costed call debited once by its cost, nothing else; the balance is the ledger's sum.
+    const money = (
+      await watcher.query<{ id: string; cost: string | null; debits: string[] }>(
+        `select c.id, c.cost_micros::text as cost, coalesce(array_agg(l.amount_micros::text) filter (where l.id is not null), '{}') as debits
+         from calls c left join wallet_ledger l on l.call_id = c.id where c.campaign_id = $1 group by c.id, c.cost_micros`,
+        [campaignId],
+      )
+    ).rows;
+    const wallet = (
+      await watcher.query<{ balance: string; total: string }>(
+        "select w.balance_micros::text as balance, (select coalesce(sum(amount_micros), 0)::text from wallet_ledger where org_id = w.org_id) as total from wallets w where w.org_id = $1",
+        [world.org.orgId],
+      )
+    ).rows[0]!;
     await watcher.end();
 
     // None lost: every contact final.
@@ -193,6 +195,12 @@ describe.skipIf(unavailable !== null)("the dialler in two processes on PostgreSQ
     // The cap, sampled all along.
     expect(samples).toBeGreaterThan(100);
     expect(highest).toBeLessThanOrEqual(CONCURRENCY);
+    // Money: one debit per costed call (its cost), none for a call without a cost; balance = sum(ledger).
+    const costed = money.filter((call) => call.cost !== null && Number(call.cost) > 0);
+    expect(costed.length).toBeGreaterThan(CONTACTS / 2);
+    expect(costed.filter((call) => call.debits.length !== 1 || Number(call.debits[0]) !== -Number(call.cost))).toEqual([]);
+    expect(money.filter((call) => !(call.cost !== null && Number(call.cost) > 0) && call.debits.length > 0)).toEqual([]);
+    expect(wallet.balance).toBe(wallet.total);
     // What the numbers ask for.
     const statusOf = (suffix: string) => new Set(contacts.filter((contact) => contact.number.endsWith(suffix)).map((contact) => contact.status));
     expect(statusOf("00")).toEqual(new Set(["answered"]));
@@ -200,13 +208,13 @@ describe.skipIf(unavailable !== null)("the dialler in two processes on PostgreSQ
     expect(statusOf("04")).toEqual(new Set(["dnc"]));
     console.log(
       `dialler-processes: ${CONTACTS} contacts, ${ledger.length} calls, ${KILLS} SIGKILLs (holding ${heldAtDeath} contacts in progress), completed in ${seconds.toFixed(1)} s; ` +
-        `highest on the line ${highest} (limit ${CONCURRENCY}) over ${samples} samples; duplicate dials 0`,
+        `highest on the line ${highest} (limit ${CONCURRENCY}) over ${samples} samples; duplicate dials 0; ${costed.length} costed calls debited once each`,
     );
   }, 120_000 + KILLS * 10_000 + CONTACTS * 200);
 });
 
 if (unavailable !== null) {
   describe("the dialler in two processes on PostgreSQL", () => {
-    it.skip(`skipped: no PostgreSQL answers at ${SERVER_URL.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")} (${unavailable}); set TEST_DATABASE_URL to run it`, () => {});
+    it.skip(skippedBecause(unavailable), () => {});
   });
 }

@@ -20,6 +20,7 @@ import { loadConfig, type AppConfig, type Env } from "../../server/config";
 import { openDatabase, type Database } from "../../server/db/client";
 import { MIGRATIONS_FOLDER, runMigrations } from "../../server/db/migrate";
 import type { VoiceProvider } from "../../server/voice/types";
+import { ENGINES_REQUIRED, TEST_DATABASE_URL } from "./engines";
 
 /**
  * A migrated PGlite saved as a tarball in the OS temp folder, keyed by the migrations and PGlite's
@@ -87,13 +88,16 @@ export async function pgliteDatabase(): Promise<Database> {
 
 /** The suite's database: PGlite, or PostgreSQL when TEST_DATABASE_URL is set; close() checks the money invariant, then cleans up. */
 export async function migratedDatabase(): Promise<Database> {
-  if (!TEST_DATABASE_URL) return pgliteDatabase();
+  if (!TEST_DATABASE_URL) {
+    if (ENGINES_REQUIRED) throw new Error("PostgreSQL is required here (ENGINES_REQUIRED=1) and TEST_DATABASE_URL is not set");
+    return pgliteDatabase();
+  }
   const { database, drop } = await postgresDatabase(TEST_DATABASE_URL);
   return checkedClose(database, drop);
 }
 
-/** PostgreSQL for the suite's PostgreSQL run (TEST_DATABASE_URL): see postgresDatabase. */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
+/** PostgreSQL for the suite's PostgreSQL run (TEST_DATABASE_URL, `npm run test:engines`): see postgresDatabase. */
+export { TEST_DATABASE_URL } from "./engines";
 
 /**
  * A uniquely named database on the TEST_DATABASE_URL server, migrated; drop() removes it.

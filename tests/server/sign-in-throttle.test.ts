@@ -1,8 +1,9 @@
 /**
  * The sign-in throttle (server/auth/sign-in-throttle.ts): 5 failed passwords within 15 minutes, per
  * account and per client address, then 429 with Retry-After and a sentence for the form; success resets.
- * Shared by every API process through Redis when REDIS_URL is set: here two apps on one Redis, a
- * redis-server started for this file (or TEST_REDIS_URL when given).
+ * Shared by every API process through Redis when REDIS_URL is set: here two apps on one Redis, TEST_REDIS_URL
+ * (`npm run test:engines`), else a redis-server started for this file when one is installed, else skipped
+ * (a fresh machine's `npm test` needs no services).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,6 +14,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryFailureCounter, SIGN_IN_THROTTLE_NAMESPACE, throttleKeys } from "../../server/auth/sign-in-throttle";
 import type { Database } from "../../server/db/client";
+import { ENGINES_REQUIRED } from "./engines";
 import { PASSWORD, buildTestApp, migratedDatabase, signUp, uniqueEmail } from "./helpers";
 
 let database: Database;
@@ -145,19 +147,23 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Debian's redis-server, started for this file when no TEST_REDIS_URL is given. */
+const REDIS_BINARY = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((path) => existsSync(path)) ?? null;
+const noRedis = process.env.TEST_REDIS_URL || REDIS_BINARY ? null : "neither TEST_REDIS_URL nor a redis-server to start";
+if (noRedis && ENGINES_REQUIRED) throw new Error(`Redis is required here (ENGINES_REQUIRED=1): ${noRedis}`);
+
 describe("sign-in throttle across API processes", () => {
   let redisUrl: string;
   let child: ChildProcess | null = null;
   let redis: Redis;
 
   beforeAll(async () => {
+    if (noRedis) return;
     if (process.env.TEST_REDIS_URL) redisUrl = process.env.TEST_REDIS_URL;
     else {
       // No shared Redis given: start one for this file (Debian's redis-server), on a free port, keeping nothing on disk.
-      const binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((path) => existsSync(path));
-      if (!binary) throw new Error("This test needs Redis: set TEST_REDIS_URL or install redis-server");
       const port = await freePort();
-      child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+      child = spawn(REDIS_BINARY!, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
       redisUrl = `redis://127.0.0.1:${port}`;
     }
     for (let tries = 0; ; tries++) {
@@ -179,7 +185,7 @@ describe("sign-in throttle across API processes", () => {
     child?.kill("SIGTERM");
   });
 
-  it("two apps on one Redis share the count; success through either resets it", async () => {
+  it.skipIf(noRedis)(`two apps on one Redis share the count; success through either resets it${noRedis ? ` (skipped: ${noRedis})` : ""}`, async () => {
     const env = { REDIS_URL: redisUrl };
     const { app: first } = await buildTestApp(database, env);
     const { app: second } = await buildTestApp(database, env);
