@@ -216,7 +216,7 @@ async function benchApi(): Promise<void> {
 // --------------------------------------------------------------------------------- booking tools
 
 async function benchBookingTools(): Promise<void> {
-  log(`booking tools: 10,000 appointments on ${PG_URL ? "PostgreSQL" : "PGlite"}`);
+  log(`booking tools: ${MODE === "smoke" ? "500" : "10,000"} appointments on ${PG_URL ? "PostgreSQL" : "PGlite"}`);
   rows.push(...(await benchCalendar({ mode: MODE, pgUrl: PG_URL, log: (line) => log(`booking tools: ${line}`) })));
 }
 
