@@ -9,8 +9,9 @@
  * - none was lost: every contact is in a final state and the campaign completed;
  * - the cap held: calls on at once, sampled all along from this process, never above max_concurrency.
  *
- * - money: every call that has a cost was debited exactly once, by its cost, and no call without one; the
- *   wallet's balance is the sum of its ledger.
+ * - money: every call the sandbox answered (numbers ending 00 and 04) was charged, none lost in a kill; every
+ *   call that has a cost was debited exactly once, by its cost, and no call without one; the wallet's balance
+ *   is the sum of its ledger.
  *
  * Needs PostgreSQL (TEST_DATABASE_URL): `npm run test:engines` (skipped, saying so, in `npm test`).
  */
@@ -161,9 +162,9 @@ describe.skipIf(unavailable !== null)("the dialler in two processes on PostgreSQ
     }
     // Money: each costed call debited once by its cost, nothing else; the balance is the ledger's sum.
     const money = (
-      await watcher.query<{ id: string; cost: string | null; debits: string[] }>(
-        `select c.id, c.cost_micros::text as cost, coalesce(array_agg(l.amount_micros::text) filter (where l.id is not null), '{}') as debits
-         from calls c left join wallet_ledger l on l.call_id = c.id where c.campaign_id = $1 group by c.id, c.cost_micros`,
+      await watcher.query<{ id: string; number: string; cost: string | null; debits: string[] }>(
+        `select c.id, c.customer_number as number, c.cost_micros::text as cost, coalesce(array_agg(l.amount_micros::text) filter (where l.id is not null), '{}') as debits
+         from calls c left join wallet_ledger l on l.call_id = c.id where c.campaign_id = $1 group by c.id, c.customer_number, c.cost_micros`,
         [campaignId],
       )
     ).rows;
@@ -197,6 +198,8 @@ describe.skipIf(unavailable !== null)("the dialler in two processes on PostgreSQ
     expect(highest).toBeLessThanOrEqual(CONCURRENCY);
     // Money: one debit per costed call (its cost), none for a call without a cost; balance = sum(ledger).
     const costed = money.filter((call) => call.cost !== null && Number(call.cost) > 0);
+    const answeredUncharged = money.filter((call) => (call.number.endsWith("00") || call.number.endsWith("04")) && !(call.cost !== null && Number(call.cost) > 0));
+    expect(answeredUncharged, "answered calls whose cost never arrived").toEqual([]);
     expect(costed.length).toBeGreaterThan(CONTACTS / 2);
     expect(costed.filter((call) => call.debits.length !== 1 || Number(call.debits[0]) !== -Number(call.cost))).toEqual([]);
     expect(money.filter((call) => !(call.cost !== null && Number(call.cost) > 0) && call.debits.length > 0)).toEqual([]);

@@ -1,0 +1,109 @@
+// The closing report of .ci/run (its EXIT trap): each step's time and result, the ten slowest test files of
+// the run (vitest's and the browser suite's), the count of tests passed, failed and skipped, and a check that
+// every test file `npm test` skipped (those that need PostgreSQL or Redis) ran on the engines with nothing
+// skipped. Reads what the steps left in test-results/; a step that never ran is simply absent. Exits non-zero
+// only when that check fails (the steps' own failures already fail the run).
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const results = join(root, "test-results");
+const total = Number(process.argv[2] ?? 0);
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests?: number;
+  testResults: { name: string; startTime: number; endTime: number; assertionResults: { status: string; fullName: string }[] }[];
+}
+
+function readJson<T>(name: string): T | null {
+  const path = join(results, name);
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}
+
+const pad = (text: string, width: number) => (text.length >= width ? text : text + " ".repeat(width - text.length));
+const minutes = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;
+
+// Steps.
+const steps = existsSync(join(results, "steps.tsv"))
+  ? readFileSync(join(results, "steps.tsv"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [name, seconds, result] = line.split("\t");
+        return { name: name!, seconds: Number(seconds), result: result! };
+      })
+  : [];
+console.log("\n== CI report");
+console.log(`${pad("step", 18)}${pad("time", 9)}result`);
+for (const step of steps) console.log(`${pad(step.name, 18)}${pad(`${step.seconds} s`, 9)}${step.result}`);
+console.log(`${pad("whole run", 18)}${pad(`${total} s`, 9)}(${minutes(total)} of the 40:00 allowed)`);
+
+// The slowest files.
+const files: { file: string; seconds: number; run: string }[] = [];
+const unit = readJson<VitestReport>("vitest.json");
+const engines = readJson<VitestReport>("vitest-engines.json");
+for (const [report, run] of [
+  [unit, "npm test"],
+  [engines, "engines"],
+] as const) {
+  for (const file of report?.testResults ?? []) files.push({ file: relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000, run });
+}
+// node:test's TAP from the browser suite: "ok N - /path/file.e2e.ts" then "duration_ms: M" in its block.
+const e2eLog = existsSync(join(results, "test-e2e.log")) ? readFileSync(join(results, "test-e2e.log"), "utf8").split("\n") : [];
+e2eLog.forEach((line, index) => {
+  const match = /^(?:not )?ok \d+ - (.*\.e2e\.ts)\s*$/.exec(line);
+  if (!match) return;
+  const duration = e2eLog
+    .slice(index + 1, index + 6)
+    .map((next) => /^\s+duration_ms: ([\d.]+)/.exec(next))
+    .find(Boolean);
+  if (duration) files.push({ file: relative(root, resolve(root, match[1]!)), seconds: Number(duration[1]) / 1000, run: "browser" });
+});
+if (files.length > 0) {
+  console.log("\nthe ten slowest test files (each file's own time; files run two at a time)");
+  for (const file of files.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) console.log(`${pad(`${file.seconds.toFixed(1)} s`, 10)}${pad(file.run, 10)}${file.file}`);
+}
+
+// Counts.
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const report of [unit, engines]) {
+  if (!report) continue;
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+}
+const tap = (key: string) => Number([...e2eLog.join("\n").matchAll(new RegExp(`^# ${key} (\\d+)$`, "gm"))].at(-1)?.[1] ?? 0);
+passed += tap("pass");
+failed += tap("fail");
+skipped += tap("skipped");
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped (npm test, the engines, the browser suite)`);
+
+// What npm test skipped must have run on the engines, with nothing skipped there.
+let problem = false;
+if (unit) {
+  const skippedFiles = unit.testResults.filter((file) => file.assertionResults.some((test) => test.status === "skipped" || test.status === "pending")).map((file) => relative(root, file.name));
+  if (skippedFiles.length > 0) {
+    const ranOnEngines = new Map((engines?.testResults ?? []).map((file) => [relative(root, file.name), file.assertionResults]));
+    const missing = skippedFiles.filter((file) => {
+      const tests = ranOnEngines.get(file);
+      return !tests || tests.length === 0 || tests.some((test) => test.status !== "passed");
+    });
+    if (missing.length > 0) {
+      problem = true;
+      console.log(`npm test skipped tests in ${missing.join(", ")}, and the engines run did not pass them all`);
+    } else {
+      console.log(`npm test skipped tests in ${skippedFiles.length} files (they need PostgreSQL or Redis); each passed on the engines with none skipped`);
+    }
+  }
+}
+process.exit(problem ? 1 : 0);
