@@ -15,6 +15,8 @@
  *    commits; then the provider is asked to place them, with our call id as metadata, giving up after a
  *    third of the lease;
  * 4. contacts whose lease ran out are reaped (reaper.ts: the provider is asked about the call by our id);
+ *    calls of any kind whose end-of-call report has not come a lease after their end are completed from the
+ *    provider's record (reaper.ts completeMissingReports), so a report lost with its poster is still charged;
  * 5. (once a minute) order follow-up's attribution sweep (server/orders/sweep.ts).
  *
  * Exactly once: a contact is dialled only by the process whose claim committed it in_progress, for the
@@ -53,7 +55,7 @@ import { autoPause, PAUSE_REASONS } from "./auto-pause";
 import { claimCampaign, type ClaimedCall, type ClaimResult, type ClaimSettings } from "./claim";
 import { recordCampaignEvent } from "./events";
 import { campaignToolHandlers, OPT_OUT_TOOL } from "./opt-out";
-import { giveBackAttempt, reapExpired, settleMissed } from "./reaper";
+import { completeMissingReports, giveBackAttempt, reapExpired, settleMissed } from "./reaper";
 import { settleCampaignCall, settleOnCallEnded } from "./settle";
 import type { CampaignSignals } from "./signals";
 import { FOLLOW_UP_KIND } from "../orders/follow-up";
@@ -125,6 +127,8 @@ export interface TickReport {
   completed: string[];
   settled: number;
   givenBack: number;
+  /** End-of-call reports that never came, completed from the provider's record. */
+  reports: number;
 }
 
 export interface Dialler {
@@ -139,7 +143,7 @@ export interface Dialler {
 
 type Claimed = Extract<ClaimResult, { kind: "claimed" }>;
 
-const emptyReport = (): TickReport => ({ started: 0, claimed: 0, placed: 0, refused: 0, failed: 0, paused: [], completed: [], settled: 0, givenBack: 0 });
+const emptyReport = (): TickReport => ({ started: 0, claimed: 0, placed: 0, refused: 0, failed: 0, paused: [], completed: [], settled: 0, givenBack: 0, reports: 0 });
 
 /** What a failed placing request means: refused (4xx: account, configuration), throttled (429), or failed. */
 function placingFailure(error: unknown): "refused" | "throttled" | "failed" {
@@ -337,6 +341,8 @@ export function createDialler(options: DiallerOptions): Dialler {
   }
 
   let lastAttributionSweep = Number.NEGATIVE_INFINITY;
+  /** Calls asked about for their missing end-of-call report, and when (at most once a lease each). */
+  const askedForReports = new Map<string, number>();
 
   async function runTick(): Promise<TickReport> {
     const report = emptyReport();
@@ -388,6 +394,9 @@ export function createDialler(options: DiallerOptions): Dialler {
       const reaped = await reapExpired({ db, voice, ingest, tools, diallerId: id, leaseMs, log }, now);
       report.settled += reaped.settled.length;
       report.givenBack += reaped.givenBack;
+    });
+    await step("completing calls whose end-of-call report never came", async () => {
+      report.reports += await completeMissingReports({ db, voice, ingest, tools, diallerId: id, leaseMs, log }, now(), askedForReports, [PLACING_FAILED_ENDED_REASON]);
     });
     return report;
   }

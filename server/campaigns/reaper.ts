@@ -15,6 +15,12 @@
  *
  * Only one process reaps a contact at a time: the re-lease is an UPDATE of rows picked FOR UPDATE SKIP
  * LOCKED, and every later write checks that the contact is still in_progress for that call.
+ *
+ * - completeMissingReports: a call of any kind (campaign, manual, public, web) that ended (a status-update
+ *   said so) but whose end-of-call report has not come a lease later — its poster died (the sandbox of a killed
+ *   process), or the delivery was lost — is completed from the provider's record: the report goes through the
+ *   ordinary ingest (transcript, cost, the debit, once by the event's key). Without it such a call would never
+ *   be charged: its contact settled on the status-update, so the reaper never asks about it.
  */
 import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -27,6 +33,9 @@ import { settleCampaignCall, settleOnCallEnded, type Settled } from "./settle";
 
 /** Contacts reaped per tick, and settled by the sweep per tick. */
 const REAP_BATCH = 20;
+/** Calls asked about per tick for their missing report, and how long after its end a call is still asked about. */
+const REPORT_BATCH = 20;
+const REPORT_LOOKBACK_MS = 24 * 60 * 60_000;
 const SWEEP_BATCH = 100;
 /** An ended call without an ended reason waits this long for its end-of-call report before it is settled without. */
 const REPORT_GRACE_MS = 30_000;
@@ -201,4 +210,52 @@ export async function reapExpired(ctx: ReaperContext, now: () => number): Promis
     }),
   );
   return report;
+}
+
+/**
+ * Completes the calls whose end-of-call report never came (see the file comment), asking the provider about each
+ * at most once a lease in this process (`asked`: call id → when). `except`: ended reasons of calls the provider
+ * never received (nothing to ask about). Answers how many reports were ingested.
+ */
+export async function completeMissingReports(ctx: ReaperContext, now: number, asked: Map<string, number>, except: readonly string[]): Promise<number> {
+  // calls_ended_uncosted_idx: only ended calls without a cost are read.
+  const rows = await ctx.db
+    .select()
+    .from(calls)
+    .where(
+      and(
+        eq(calls.status, "ended"),
+        isNull(calls.costMicros),
+        lt(calls.endedAt, new Date(now - ctx.leaseMs)),
+        sql`${calls.endedAt} > ${new Date(now - REPORT_LOOKBACK_MS).toISOString()}::timestamptz`,
+        except.length > 0 ? or(isNull(calls.endedReason), sql`${calls.endedReason} not in (${sql.join(except.map((reason) => sql`${reason}`), sql`, `)})`) : undefined,
+        sql`not exists (select 1 from webhook_events e where e.event_key = coalesce(${calls.providerCallId}, ${calls.id}::text) || ':end-of-call-report:')`,
+      ),
+    )
+    .orderBy(asc(calls.endedAt))
+    .limit(REPORT_BATCH);
+  for (const [id, at] of asked) if (at < now - ctx.leaseMs) asked.delete(id);
+  let completed = 0;
+  for (const call of rows.filter((row) => !asked.has(row.id))) {
+    asked.set(call.id, now);
+    const [number] = call.phoneNumberId ? await ctx.db.select().from(phoneNumbers).where(eq(phoneNumbers.id, call.phoneNumberId)) : [];
+    let answer: CallLookup;
+    try {
+      answer = await ctx.voice.lookupCall({
+        callId: call.id,
+        orgId: call.orgId,
+        providerCallId: call.providerCallId,
+        placedAt: call.startedAt,
+        phoneNumber: number ? { id: number.id, providerNumberId: number.providerNumberId } : null,
+      });
+    } catch (error) {
+      ctx.log.warn({ err: error, callId: call.id }, "the dialler could not ask the voice provider for a call's missing end-of-call report");
+      continue;
+    }
+    if (answer.state !== "ended") continue;
+    for (const message of answer.messages) {
+      if (message.type === "end-of-call-report" && (await ingestEndOfCallReport(ctx.ingest, message)) === "applied") completed++;
+    }
+  }
+  return completed;
 }

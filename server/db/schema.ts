@@ -340,6 +340,9 @@ export const calls = pgTable(
     // The calls not ended yet (the wallet's holds, the plan's concurrent calls, the spend caps' holds, the dialler's
     // claim): a few at a time, however many ended calls the organisation has (migration 0012).
     index("calls_org_open_started_idx").on(table.orgId, table.startedAt).where(sql`${table.status} <> 'ended'`),
+    // Ended calls without a cost yet: their end-of-call report has not come (seconds, normally). The dialler asks the
+    // provider about the ones it never reaches (server/campaigns/reaper.ts completeMissingReports; migration 0013).
+    index("calls_ended_uncosted_idx").on(table.endedAt).where(sql`${table.status} = 'ended' and ${table.costMicros} is null`),
   ],
 );
 

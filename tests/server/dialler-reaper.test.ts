@@ -20,6 +20,8 @@ import { createSandboxVoiceProvider } from "../../server/voice/sandbox";
 import type { SandboxCalls, SandboxEvent } from "../../server/voice/sandbox-calls";
 import { resumeSandboxCalls } from "../../server/voice/sandbox-resume";
 import { walletPolicy } from "../../server/wallet/wallet";
+import { settleOnCallEnded } from "../../server/campaigns/settle";
+import { ingestEndOfCallReport, ingestStatusUpdate } from "../../server/webhooks/ingest";
 import { addContacts, allSettled, callsOf, campaignWorld, contactsOf, createCampaign, diallerFor, listDnc, tickUntil, type CampaignWorld } from "./dialler-fixtures";
 import { buildTestApp, migratedDatabase } from "./helpers";
 
@@ -136,6 +138,45 @@ describe("the reaper", () => {
     await database.db.update(calls).set({ status: "ended", endedReason: "customer-busy", endedAt: new Date() }).where(eq(calls.id, call!.id));
     expect((await diallerFor(world.app).tick()).settled).toBe(1);
     expect((await contactsOf(database.db, campaignId))[0]).toMatchObject({ status: "busy", outcome: "busy", lastEndedReason: "customer-busy", leaseUntil: null });
+  });
+});
+
+describe("a call whose end-of-call report never came", () => {
+  it("is completed from the provider's record a lease after its end: cost, transcript, one debit; asked again, nothing changes", async () => {
+    const campaignId = await createCampaign(world);
+    const [contactId] = await addContacts(world, campaignId, ["+14155556500"]);
+    // Placed by a process that then died: only its status-update (ended) got through, its report died with it.
+    const dead = deadSandbox(0.2);
+    await dead.dialler.tick();
+    await dead.voice.close!();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [placed] = await callsOf(database.db, campaignId);
+    const answer = await dead.voice.lookupCall({ callId: placed!.id, orgId: world.org.orgId, providerCallId: placed!.providerCallId, placedAt: placed!.startedAt, phoneNumber: null });
+    if (answer.state !== "ended") throw new Error(answer.state);
+    const status = answer.messages.find((message) => message.type === "status-update")!;
+    const report = answer.messages.find((message) => message.type === "end-of-call-report")!;
+    const ingest = { db: database.db, wallet: walletPolicy(world.app.config), isSandbox: true, onCallEnded: settleOnCallEnded };
+    expect(await ingestStatusUpdate(ingest, status)).toBe("applied");
+    // The contact settled on the status-update: the reaper has nothing to ask about. The call has no cost.
+    expect((await contactsOf(database.db, campaignId))[0]).toMatchObject({ id: contactId, status: "answered" });
+    expect((await callsOf(database.db, campaignId))[0]).toMatchObject({ status: "ended", costMicros: null, transcript: null });
+
+    const dialler = diallerFor(world.app);
+    // Within a lease (5 s) of its end the report may still come: not asked about yet.
+    expect((await dialler.tick()).reports).toBe(0);
+    await database.db.update(calls).set({ endedAt: new Date(Date.now() - 6000) }).where(eq(calls.id, placed!.id));
+    expect((await dialler.tick()).reports).toBe(1);
+    const [completed] = await callsOf(database.db, campaignId);
+    expect(completed!.costMicros).toBeGreaterThan(0);
+    expect(completed!.transcript).toBeTruthy();
+    const debits = await database.db.select().from(walletLedger).where(eq(walletLedger.callId, placed!.id));
+    expect(debits.map((row) => row.amountMicros)).toEqual([-completed!.costMicros!]);
+    expect((await contactsOf(database.db, campaignId))[0]).toMatchObject({ status: "answered", attempts: 1 });
+
+    // The real report arriving late, and the next ticks: nothing more.
+    expect(await ingestEndOfCallReport(ingest, report)).toBe("duplicate");
+    expect((await diallerFor(world.app).tick()).reports).toBe(0);
+    expect(await database.db.select().from(walletLedger).where(eq(walletLedger.callId, placed!.id))).toHaveLength(1);
   });
 });
 
