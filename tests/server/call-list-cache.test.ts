@@ -200,6 +200,10 @@ describe("CallListAnswers", () => {
 
 describe("call_list_versions", () => {
   it("is bumped once per statement and organisation, however many rows: a bulk insert, an update, a delete", async () => {
+    // Organisations of this test's own: a call placed earlier in the file (the sandbox plays it for seconds) would
+    // bump the shared ones' versions while this runs.
+    const org = await newOrganisation(app, "Bulk Mine");
+    const other = await newOrganisation(app, "Bulk Theirs");
     const mine = await callListVersion(database.db, org.orgId);
     const theirs = await callListVersion(database.db, other.orgId);
     const row = (orgId: string) => ({ id: randomUUID(), orgId, type: "outbound", status: "ended", customerName: "Bulk" });
