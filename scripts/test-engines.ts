@@ -24,6 +24,7 @@ const hidden = (url: string) => url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
 /** Server test files that do not touch a database or that start embedded processes of their own: once, in `npm test`. */
 const EMBEDDED_ONLY: Record<string, string> = {
   "tests/server/startup.test.ts": "starts `npm run server` on an embedded database of its own",
+  "tests/server/demo-bind.test.ts": "which password the demo account gets for a bind address (a user's row; 69 s on PostgreSQL for nothing the engine decides)",
   "tests/server/console-build.test.ts": "the console build",
   "tests/server/config.test.ts": "parsing the environment",
   "tests/server/time.test.ts": "time arithmetic",
