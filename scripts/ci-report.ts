@@ -3,7 +3,7 @@
 // every test file `npm test` skipped (those that need PostgreSQL or Redis) ran on the engines with nothing
 // skipped. Reads what the steps left in test-results/; a step that never ran is simply absent. Exits non-zero
 // only when that check fails (the steps' own failures already fail the run).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
@@ -56,17 +56,28 @@ for (const [report, run] of [
 ] as const) {
   for (const file of report?.testResults ?? []) files.push({ file: relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000, run });
 }
-// node:test's TAP from the browser suite: "ok N - /path/file.e2e.ts" then "duration_ms: M" in its block.
+// node:test's TAP from the browser suite: top-level "ok N - name" then "duration_ms: M" in its block. Node 20 does
+// not name the file, so each test is found in tests/e2e by its name and its file's tests are added up.
 const e2eLog = existsSync(join(results, "test-e2e.log")) ? readFileSync(join(results, "test-e2e.log"), "utf8").split("\n") : [];
+const e2eDir = join(root, "tests/e2e");
+const e2eSources = existsSync(e2eDir)
+  ? readdirSync(e2eDir)
+      .filter((name) => name.endsWith(".e2e.ts"))
+      .map((name) => ({ file: `tests/e2e/${name}`, text: readFileSync(join(e2eDir, name), "utf8") }))
+  : [];
+const e2eFiles = new Map<string, number>();
 e2eLog.forEach((line, index) => {
-  const match = /^(?:not )?ok \d+ - (.*\.e2e\.ts)\s*$/.exec(line);
+  const match = /^(?:not )?ok \d+ - (.*?)(?: # .*)?$/.exec(line);
   if (!match) return;
   const duration = e2eLog
     .slice(index + 1, index + 6)
     .map((next) => /^\s+duration_ms: ([\d.]+)/.exec(next))
     .find(Boolean);
-  if (duration) files.push({ file: relative(root, resolve(root, match[1]!)), seconds: Number(duration[1]) / 1000, run: "browser" });
+  const name = match[1]!.replace(/\\#/g, "#").replace(/\\\\/g, "\\");
+  const source = e2eSources.find((candidate) => candidate.text.includes(JSON.stringify(name)) || candidate.text.includes(`"${name}"`) || candidate.text.includes(`\`${name}\``));
+  if (duration && source) e2eFiles.set(source.file, (e2eFiles.get(source.file) ?? 0) + Number(duration[1]) / 1000);
 });
+for (const [file, seconds] of e2eFiles) files.push({ file, seconds, run: "browser" });
 if (files.length > 0) {
   console.log("\nthe ten slowest test files (each file's own time; files run two at a time)");
   for (const file of files.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) console.log(`${pad(`${file.seconds.toFixed(1)} s`, 10)}${pad(file.run, 10)}${file.file}`);
