@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Call } from "../../contract/call";
 import { APPOINTMENT_ID, makeAppointment, OTHER_APPOINTMENT_ID, serveCalendar } from "./calendar-fixtures";
@@ -29,6 +29,8 @@ describe("a call's appointments", () => {
 
     await user.click(within(first).getByRole("link"));
     await waitForPath(pathname, "/calendar");
+    // The call's drawer lists "Consultation" too: once it has gone with Call Logs, the dialog is the calendar's.
+    await waitFor(() => expect(screen.queryByRole("region", { name: "Appointments booked on this call" })).toBeNull());
     expect(await findDialog("Consultation")).toBeInTheDocument();
   });
 
