@@ -15,7 +15,13 @@ interface VitestReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests?: number;
-  testResults: { name: string; startTime: number; endTime: number; assertionResults: { status: string; fullName: string }[] }[];
+  testResults: {
+    name: string;
+    startTime: number;
+    endTime: number;
+    message?: string;
+    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+  }[];
 }
 
 function readJson<T>(name: string): T | null {
@@ -98,6 +104,34 @@ passed += tap("pass");
 failed += tap("fail");
 skipped += tap("skipped");
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped (npm test, the engines, the browser suite)`);
+
+// What failed, by name, with the first lines of its error: the step logs hold the rest.
+const failures: string[] = [];
+for (const [report, run] of [
+  [unit, "npm test"],
+  [engines, "engines"],
+] as const) {
+  for (const file of report?.testResults ?? []) {
+    const where = relative(root, file.name);
+    const failedTests = file.assertionResults.filter((test) => test.status === "failed");
+    for (const test of failedTests) failures.push(`${run}: ${where} > ${test.fullName}\n    ${firstLines(test.failureMessages?.[0])}`);
+    // A file that failed outside any test (an import, a hook) has no failed test to name.
+    if (failedTests.length === 0 && file.message) failures.push(`${run}: ${where} (the file itself)\n    ${firstLines(file.message)}`);
+  }
+}
+e2eLog.forEach((line) => {
+  const match = /^not ok \d+ - (.*?)(?: # .*)?$/.exec(line);
+  if (match) failures.push(`browser: ${match[1]}`);
+});
+function firstLines(message: string | undefined): string {
+  // eslint-disable-next-line no-control-regex -- vitest's messages may carry ANSI colours
+  const plain = (message ?? "(no message)").replace(/\u001b\[[0-9;]*m/g, "");
+  return plain.split("\n").filter((line) => line.trim()).slice(0, 3).join("\n    ");
+}
+if (failures.length > 0) {
+  console.log(`\nfailed (${failures.length}):`);
+  for (const failure of failures) console.log(`  ${failure}`);
+}
 
 // What npm test skipped must have run on the engines, with nothing skipped there.
 let problem = false;
