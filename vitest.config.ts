@@ -3,14 +3,13 @@ import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
 // Projects: the console (jsdom + Testing Library), the server (node, Fastify inject, PGlite in memory) and
-// the security suite. The server's and the security suite's files are not isolated from one another
-// (isolate: false): each worker imports the server once instead of once per file, which took the server's
-// files from 490 s to 310 s on the 2-core CI machine. Each file still builds its own app and database; state
-// a file leaves in a module or in the process must not leak into another's assertions (checked with
-// shuffled file orders: `npx vitest run --project server --sequence.shuffle.files --sequence.seed=N`).
-// The console's files stay isolated: without it (300 s instead of 430 s) a shuffled order failed, e.g. a
-// lazy screen still loading when its file ended is remembered by React.lazy as failed in the next file of
-// that worker, and antd's CSS-in-JS remembers styles it put into an earlier file's document.
+// the security suite. No project isolates its files from one another (isolate: false): each worker imports the
+// heavy packages once instead of once per file. The server's files went from 490 s to 310 s on the 2-core CI
+// machine; the console's from 353 s to 165-190 s (npm test 675 s -> 482 s), once tests/console/setup.ts started
+// each file as a fresh worker would (vi.resetModules() for src and Refine, an empty document and storage; the
+// window patched once). Each file still builds its own app, database or document; state a file leaves in a
+// module or in the process must not leak into another's assertions (checked with shuffled file orders:
+// `npx vitest run --project console --sequence.shuffle.files --sequence.seed=N`, likewise server).
 export default defineConfig({
   test: {
     // Vitest's default is one worker less than the cores: a single worker on a 2-core machine, where the
@@ -24,6 +23,7 @@ export default defineConfig({
           environment: "jsdom",
           include: ["tests/console/**/*.test.{ts,tsx}"],
           setupFiles: ["tests/console/setup.ts"],
+          isolate: false,
           // Refine must be inlined, or two react-router copies break useLocation.
           server: { deps: { inline: [/@refinedev\//] } },
           // A long form test (the agent editor's) needed over 20 s with two workers on a 2-core machine.
