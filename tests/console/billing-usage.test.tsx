@@ -35,6 +35,9 @@ describe("Billing: Usage", () => {
     // KPIs
     expect(screen.getByText("$3.00", { selector: ".ant-statistic-content-value *, .ant-statistic-content-value" })).toBeInTheDocument();
     expect(screen.getByText("$0.30/min")).toBeInTheDocument();
+    // "Calls" here are the billed ones, named so beside the dashboard's count of every call (which can differ).
+    expect(screen.getByText("Billed calls", { selector: ".ant-statistic-title" })).toBeInTheDocument();
+    expect(screen.getByText(/^Billed calls are the calls charged to the wallet, each on the day it was charged\. The dashboard's Calls counts every call/)).toBeInTheDocument();
     // Segments per component, only those with cost, named for a screen reader.
     const chart = screen.getByRole("img", { name: text.usage.perDay });
     const segments = [...chart.querySelectorAll("[data-component]")].map((bar) => bar.getAttribute("aria-label"));

@@ -105,14 +105,17 @@ export const billingText = {
     agent: "Agent",
     allAgents: "All agents",
     noAgent: "No agent",
-    kpi: { cost: "Cost", calls: "Calls", minutes: "Minutes", avg: "Average cost / minute" },
+    kpi: { cost: "Cost", calls: "Billed calls", minutes: "Minutes", avg: "Average cost / minute" },
+    // The dashboard's "Calls" counts every call by the day it started; these count what the wallet paid for.
+    kpiNote:
+      "Billed calls are the calls charged to the wallet, each on the day it was charged. The dashboard's Calls counts every call by the day it started, charged or not.",
     perDay: "Cost per day by component",
     byAgent: "Cost by agent",
     table: "Per day",
     empty: "No usage in this period.",
     loadFailed: "Usage could not be loaded",
     download: "Download CSV",
-    columns: { date: "Day", cost: "Cost", calls: "Calls", minutes: "Minutes", avg: "Avg / min", agent: "Agent" },
+    columns: { date: "Day", cost: "Cost", calls: "Billed calls", minutes: "Minutes", avg: "Avg / min", agent: "Agent" },
     chartLabel: (day: string, cost: string) => `${day}: ${cost}`,
   },
 

@@ -8,7 +8,7 @@ import { AxisBottom, AxisLeft } from "@visx/axis";
 import { Group } from "@visx/group";
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar } from "@visx/shape";
-import { Button, Card, Col, DatePicker, Empty, Progress, Row, Select, Skeleton, Space, Statistic, Table, theme } from "antd";
+import { Button, Card, Col, DatePicker, Empty, Progress, Row, Select, Skeleton, Space, Statistic, Table, theme, Typography } from "antd";
 import dayjs from "dayjs";
 import type { Usage } from "../../../contract/billing";
 import { billingPaths, USAGE_COMPONENT_LABELS, USAGE_COMPONENTS, USAGE_DEFAULT_DAYS, type UsageComponent } from "../../../contract/billing-shared";
@@ -178,6 +178,9 @@ export default function UsageTab({ zone }: { zone: string }) {
               </Col>
             ))}
           </Row>
+          <Typography.Paragraph type="secondary">
+            {text.kpiNote}
+          </Typography.Paragraph>
           {empty ? (
             <Empty description={text.empty} />
           ) : (
