@@ -40,6 +40,7 @@ function serve(fetch: FetchFake, state: Partial<CampaignServer> = {}) {
     json({
       data: [
         { id: "e0000000-0000-4000-8000-000000000002", at: "2026-03-03T10:00:00.000Z", kind: "paused", detail: "Paused: the wallet balance is $0.12.", actor: null },
+        { id: "e0000000-0000-4000-8000-000000000003", at: "2026-03-02T12:00:00.000Z", kind: "paused", detail: "Paused by Ada Lovelace: calls in progress finish.", actor: "Ada Lovelace" },
         { id: "e0000000-0000-4000-8000-000000000001", at: "2026-03-02T09:00:00.000Z", kind: "started", detail: "Started with 3 contacts.", actor: "Ada Lovelace" },
       ],
     }),
@@ -70,6 +71,8 @@ describe("a campaign's calls page", () => {
     const history = await screen.findByRole("list", { name: "History" });
     expect(within(history).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
       expect.stringContaining("pausedPaused: the wallet balance is $0.12."),
+      // A sentence that names who did it does not say it twice.
+      expect.stringMatching(/pausedPaused by Ada Lovelace: calls in progress finish\.$/),
       expect.stringContaining("startedStarted with 3 contacts. by Ada Lovelace"),
     ]);
 

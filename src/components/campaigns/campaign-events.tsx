@@ -6,6 +6,11 @@ import type { useCampaignEvents } from "./use-campaign-detail";
 
 const text = strings.campaigns.detail;
 
+/** The server's sentence often says who already ("Started by Ada Lovelace (3 contacts queued)."): no second "by Ada Lovelace". */
+export function namesActor(detail: string, actor: string): boolean {
+  return detail.includes(`by ${actor}`);
+}
+
 /** What happened to the campaign, newest first (GET /campaign/{id}/events): starts, pauses with their reasons, edits. */
 export function CampaignEvents({ events, query }: ReturnType<typeof useCampaignEvents>) {
   if (query.isError) return <ListLoadError query={query} title={text.eventsFailed} retryLabel={strings.campaigns.retry} />;
@@ -20,7 +25,7 @@ export function CampaignEvents({ events, query }: ReturnType<typeof useCampaignE
           <Tag>{event.kind}</Tag>
           <span className="campaign-events__detail">
             {event.detail}
-            {event.actor && <Typography.Text type="secondary"> {text.by(event.actor)}</Typography.Text>}
+            {event.actor && !namesActor(event.detail, event.actor) && <Typography.Text type="secondary"> {text.by(event.actor)}</Typography.Text>}
           </span>
         </li>
       ))}
