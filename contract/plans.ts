@@ -12,7 +12,9 @@
  * - campaign_contacts: contacts in one campaign.
  * - retention_days: calls older than this lose their transcript, messages and recordings (the ledger
  *   and usage stay: they are financial records).
- * - A downgrade keeps what exists; only new things over the new limit are refused.
+ * - A downgrade keeps the agents, numbers, seats and contacts that exist; only new things over the new limit are
+ *   refused. Call history is not kept: the retention sweep then removes the transcripts and recordings of calls past
+ *   the new plan's retention_days, and the preview counts them first (server/billing/sweeps.ts retentionDue).
  * - A past-due subscription keeps its plan for SUBSCRIPTION_GRACE_DAYS, then falls back to Free.
  */
 

@@ -66,6 +66,27 @@ export const planPreviewSchema = z.object({
   changes: z.array(z.object({ limit: z.enum(PLAN_LIMIT_KEYS), from: z.number().int().nullable(), to: z.number().int().nullable() })),
   /** What is over the new plan's limits (kept, but nothing new of that kind until under). */
   over_limits: z.array(z.object({ limit: z.enum(PLAN_LIMIT_KEYS), usage: z.number().int(), allowed: z.number().int() })),
+  /**
+   * The call history the retention sweep deletes under the new plan (transcripts, messages and recordings; summaries,
+   * outcomes and costs stay), by the sweep's own rule; null when the new plan keeps it without limit.
+   */
+  retention: z
+    .object({
+      /** The new plan's retention_days. */
+      days: z.number().int(),
+      /** Calls placed before `cutoff` that still have their transcript and recordings: what the sweep deletes. */
+      calls: z.number().int(),
+      cutoff: z.string(),
+      /** The new plan applies at the end of the period (a cancellation to Free): counted as of then; else at once. */
+      at_period_end: z.boolean(),
+      /** That end of the period, when known. */
+      applies_at: z.string().nullable(),
+      /** When the sweep next runs, for a change that applies at once (null: not known). */
+      next_sweep_at: z.string().nullable(),
+      /** How often the sweep runs (BILLING_SWEEP_SECONDS). */
+      sweep_every_seconds: z.number().int(),
+    })
+    .nullable(),
   /** Enterprise: contact sales instead. */
   contact_sales: z.boolean(),
 });

@@ -8,7 +8,8 @@
  *   (lockOrganisation, FOR UPDATE: the lock reserveCall takes; the dialler's claim takes it FOR NO KEY
  *   UPDATE, which waits for it as well), so requests at once take turns and exactly the limit passes. A refusal throws ApiError 403 plan_limit_reached with
  *   planLimitDetail's sentence, which rolls the transaction back: nothing is written.
- * - A downgrade keeps what exists: only new things over the limit are refused.
+ * - A downgrade keeps what exists (only new things over the limit are refused), except call history past the new
+ *   plan's retention_days, which the retention sweep redacts (sweeps.ts; the preview counts it first).
  * - Seats are members plus pending (unexpired) invitations kept by this server. With Clerk, Clerk keeps
  *   its pending invitations: only members count there (the invite holds the lock while Clerk is asked,
  *   so invitations at once still take turns).

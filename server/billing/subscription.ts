@@ -8,7 +8,9 @@ import { PLAN_LIMIT_KEYS, PLAN_ORDER, PLANS, type PlanId, type SubscriptionStatu
 import type { Dashboard } from "../../contract/dashboard";
 import type { PlanPreview, Subscription } from "../../contract/subscription";
 import type { Db } from "../db/client";
+import type { BillingAccountRow } from "./account";
 import { billingAccountOf, effectivePlan, graceEndsAt, overLimits, planUsage, type PlanSettings } from "./plan-limits";
+import { nextRetentionSweep, retentionDue } from "./sweeps";
 
 export async function readSubscription(db: Db, orgId: string, settings: PlanSettings, payments: PaymentMode): Promise<Subscription> {
   const [account, usage] = await Promise.all([billingAccountOf(db, orgId), planUsage(db, orgId)]);
@@ -28,7 +30,17 @@ export async function readSubscription(db: Db, orgId: string, settings: PlanSett
   };
 }
 
-export async function previewPlanChange(db: Db, orgId: string, to: PlanId, settings: PlanSettings): Promise<PlanPreview> {
+/** A subscription the provider still bills (a change to Free cancels it at the period's end instead of at once). */
+export function hasLiveSubscription(account: Pick<BillingAccountRow, "subscriptionId" | "subscriptionStatus"> | null): boolean {
+  return account !== null && account.subscriptionId !== null && account.subscriptionStatus !== "canceled";
+}
+
+/**
+ * What a change to `to` does: the price and limits that change, what is over the new limits (kept, nothing new),
+ * and the call history the retention sweep will then redact under the new plan's days (sweeps.ts retentionDue, the
+ * sweep's own rule), counted when the new plan applies: at once, or at the period's end when a cancellation waits for it.
+ */
+export async function previewPlanChange(db: Db, orgId: string, to: PlanId, settings: PlanSettings, sweepEveryMs: number, now = new Date()): Promise<PlanPreview> {
   const [account, usage] = await Promise.all([billingAccountOf(db, orgId), planUsage(db, orgId)]);
   const from = effectivePlan(account, settings);
   const order = PLAN_ORDER.indexOf(to) - PLAN_ORDER.indexOf(from);
@@ -45,7 +57,28 @@ export async function previewPlanChange(db: Db, orgId: string, to: PlanId, setti
       to: PLANS[to].limits[key],
     })),
     over_limits: overLimits(to, usage),
+    retention: await retentionPreview(db, orgId, account, to, sweepEveryMs, now),
     contact_sales: PLANS[to].contact_sales,
+  };
+}
+
+async function retentionPreview(db: Db, orgId: string, account: BillingAccountRow | null, to: PlanId, sweepEveryMs: number, now: Date): Promise<PlanPreview["retention"]> {
+  const days = PLANS[to].limits.retention_days;
+  if (days === null) return null;
+  // POST /subscription/change cancels a live subscription at the period's end for Free: the plan, and the sweep's
+  // new days, apply then.
+  const atPeriodEnd = to === "free" && hasLiveSubscription(account);
+  const periodEnd = atPeriodEnd ? (account?.currentPeriodEnd ?? null) : null;
+  const at = periodEnd && periodEnd > now ? periodEnd : now;
+  const [due, nextSweep] = await Promise.all([retentionDue(db, orgId, days, at), atPeriodEnd ? null : nextRetentionSweep(db, sweepEveryMs, now)]);
+  return {
+    days,
+    calls: due.calls,
+    cutoff: due.cutoff.toISOString(),
+    at_period_end: atPeriodEnd,
+    applies_at: periodEnd?.toISOString() ?? null,
+    next_sweep_at: nextSweep?.toISOString() ?? null,
+    sweep_every_seconds: Math.round(sweepEveryMs / 1000),
   };
 }
 

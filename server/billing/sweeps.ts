@@ -13,7 +13,7 @@
  *   of one organisation per transaction, each taking the organisation's row first (the lock order of
  *   every writer of calls, lockOrganisationForCalls).
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { PLAN_IDS, PLANS, type PlanId } from "../../contract/plans";
 import type { AppConfig } from "../config";
@@ -50,9 +50,50 @@ function retentionDaysSql(defaultPlan: PlanId) {
   return sql`(case coalesce((select b.plan from billing_accounts b where b.org_id = c.org_id), ${defaultPlan}) ${sql.join(cases, sql` `)} else null end)`;
 }
 
+/** The retention cut-off at `now` for `days` days (an int in SQL): calls placed before it are past retention. */
+function retentionCutoffSql(now: Date, days: SQL): SQL {
+  return sql`(${now.toISOString()}::timestamptz - make_interval(days => ${days}))`;
+}
+
+/**
+ * The one rule of what the retention sweep redacts, over `calls c`: not redacted yet and placed before the cut-off.
+ * The sweep (the organisation's plan's days) and the downgrade preview (the new plan's days, retentionDue) both use
+ * it, so the preview's count is what the sweep then redacts. Over calls_org_unredacted_started_idx for one organisation.
+ */
+function dueForRetention(now: Date, days: SQL): SQL {
+  return sql`c.redacted_at is null and c.started_at < ${retentionCutoffSql(now, days)}`;
+}
+
+/**
+ * What the retention sweep would redact of the organisation's calls at `now` under a plan keeping `days` days: the
+ * calls and the cut-off (they were placed before it). A count over the partial index (org_id, started_at) of calls not
+ * redacted yet: it reads only the calls it counts.
+ */
+export async function retentionDue(db: Db, orgId: string, days: number, now = new Date()): Promise<{ calls: number; cutoff: Date }> {
+  const planDays = sql`${days}::int`;
+  const [row] = rows(
+    await db.execute(sql`select count(*)::int as calls, ${retentionCutoffSql(now, planDays)} as cutoff from calls c where c.org_id = ${orgId} and ${dueForRetention(now, planDays)}`),
+  );
+  return { calls: Number(row?.calls ?? 0), cutoff: new Date(row?.cutoff as string | Date) };
+}
+
+/**
+ * When the retention sweep runs next, from its lease (job_leases): now while a run holds it, else `everyMs` after
+ * the last run finished (or now, when that is past). Null when it has never run (no process has started the sweeps).
+ */
+export async function nextRetentionSweep(db: Db, everyMs: number, now = new Date()): Promise<Date | null> {
+  const [row] = rows(await db.execute(sql`select lease_until, last_finished_at from job_leases where name = ${RETENTION_JOB}`));
+  if (!row) return null;
+  const leaseUntil = row.lease_until ? new Date(row.lease_until as string | Date) : null;
+  if (leaseUntil && leaseUntil > now) return now;
+  if (!row.last_finished_at) return null;
+  const next = new Date(new Date(row.last_finished_at as string | Date).getTime() + everyMs);
+  return next > now ? next : now;
+}
+
 /** Redacts the calls past their plan's retention, in batches. Answers how many calls were redacted. */
 export async function sweepRetention(db: Db, settings: PlanSettings, now = new Date(), batch = RETENTION_BATCH): Promise<number> {
-  const due = sql`c.redacted_at is null and c.started_at < ${now.toISOString()}::timestamptz - make_interval(days => ${retentionDaysSql(settings.defaultPlan)})`;
+  const due = dueForRetention(now, retentionDaysSql(settings.defaultPlan));
   let redacted = 0;
   for (;;) {
     const orgs = rows(await db.execute(sql`select distinct c.org_id from calls c where ${due} limit 50`)).map((row) => String(row.org_id));

@@ -343,6 +343,9 @@ export const calls = pgTable(
     // Ended calls without a cost yet: their end-of-call report has not come (seconds, normally). The dialler asks the
     // provider about the ones it never reaches (server/campaigns/reaper.ts completeMissingReports; migration 0013).
     index("calls_ended_uncosted_idx").on(table.endedAt).where(sql`${table.status} = 'ended' and ${table.costMicros} is null`),
+    // Calls not redacted yet, per organisation, oldest first: the retention sweep's batches and the downgrade preview's
+    // count of what it will redact (server/billing/sweeps.ts) read only the calls in question (migration 0014).
+    index("calls_org_unredacted_started_idx").on(table.orgId, table.startedAt).where(sql`${table.redactedAt} is null`),
   ],
 );
 

@@ -31,7 +31,7 @@ import { z } from "zod";
 import { ensureBillingAccount } from "../billing/account";
 import type { PaymentProvider } from "../billing/payments/types";
 import { effectivePlan, planSettings } from "../billing/plan-limits";
-import { previewPlanChange, readSubscription } from "../billing/subscription";
+import { hasLiveSubscription, previewPlanChange, readSubscription } from "../billing/subscription";
 import type { AppConfig } from "../config";
 import type { Db } from "../db/client";
 import { billingAccounts, organizations, users } from "../db/schema";
@@ -127,14 +127,17 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
         tags,
         security,
         summary: "What changing to a plan would do",
-        description: "The limits that change, the monthly price difference and what the organisation would be over on the new plan.",
+        description:
+          "The limits that change, the monthly price difference, what the organisation would be over on the new plan (kept, but " +
+          "nothing new of that kind), and `retention`: how many calls' transcripts and recordings the retention sweep deletes under " +
+          "the new plan's days (the sweep's own rule, as of when the plan applies) and when the sweep runs next.",
         querystring: planPreviewQuerySchema,
         response: { 200: planPreviewResponseSchema, 400: errorBodySchema, ...errors },
       },
     },
     async (request) => {
       const { scope } = allowed(request, "show");
-      return { data: await previewPlanChange(db, scope.orgId, request.query.plan, settings) };
+      return { data: await previewPlanChange(db, scope.orgId, request.query.plan, settings, config.billing.sweepSeconds * 1000) };
     },
   );
 
@@ -162,7 +165,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRoutesOptions
       }
       const account = await ensureBillingAccount(db, orgId, settings.defaultPlan);
       const from = effectivePlan(account, settings);
-      const live = account.subscriptionId !== null && account.subscriptionStatus !== "canceled";
+      const live = hasLiveSubscription(account);
       if (from === to && !(to !== "free" && account.cancelAtPeriodEnd && live)) {
         throw ApiError.conflict(`The organisation is already on the ${PLANS[to].name} plan.`);
       }

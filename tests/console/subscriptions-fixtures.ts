@@ -20,7 +20,7 @@ export function makeSubscription(plan: PlanId = "starter", overrides: Partial<Su
 }
 
 /** What GET /subscription/preview answers, worked out from the catalogue (usage over the new limits listed). */
-export function makePreview(from: Subscription, to: PlanId): PlanPreview {
+export function makePreview(from: Subscription, to: PlanId, retention: RetentionOverrides = {}): PlanPreview {
   const source = from.plan;
   const target = PLANS[to];
   const order = ["free", "starter", "pro", "enterprise"];
@@ -38,9 +38,25 @@ export function makePreview(from: Subscription, to: PlanId): PlanPreview {
       const usage = from.usage[key];
       return allowed !== null && usage > allowed ? [{ limit: key, usage, allowed }] : [];
     }),
+    retention:
+      target.limits.retention_days === null
+        ? null
+        : {
+            days: target.limits.retention_days,
+            calls: 0,
+            cutoff: new Date(Date.now() - target.limits.retention_days * 86_400_000).toISOString(),
+            at_period_end: false,
+            applies_at: null,
+            next_sweep_at: null,
+            sweep_every_seconds: 60,
+            ...retention,
+          },
     contact_sales: target.contact_sales,
   };
 }
+
+/** What the preview says the retention sweep deletes (default: nothing, applying at once). */
+export type RetentionOverrides = Partial<NonNullable<PlanPreview["retention"]>>;
 
 /**
  * Answers the subscription's requests: GET /subscription/ (`state.subscription`), the preview, POST
@@ -49,13 +65,13 @@ export function makePreview(from: Subscription, to: PlanId): PlanPreview {
  */
 export function serveSubscription(
   fetch: FetchFake,
-  options: { subscription?: Subscription; changeUrl?: string | null; portalUrl?: string; fail?: boolean } = {},
+  options: { subscription?: Subscription; changeUrl?: string | null; portalUrl?: string; fail?: boolean; retention?: RetentionOverrides } = {},
 ) {
   const state = { subscription: options.subscription ?? makeSubscription(), failing: options.fail ?? false };
   fetch.on("GET", "/api/subscription/", () =>
     state.failing ? json({ detail: "The billing service is not answering.", code: "internal" }, 500) : json({ data: state.subscription }),
   );
-  fetch.on("GET", "/api/subscription/preview", (request: RecordedRequest) => json({ data: makePreview(state.subscription, request.query.get("plan") as PlanId) }));
+  fetch.on("GET", "/api/subscription/preview", (request: RecordedRequest) => json({ data: makePreview(state.subscription, request.query.get("plan") as PlanId, options.retention) }));
   fetch.on("POST", "/api/subscription/change", (request: RecordedRequest) => {
     const plan = (request.body as { plan: PlanId }).plan;
     const url = options.changeUrl === undefined ? null : options.changeUrl;
