@@ -9,6 +9,7 @@ import { Bar } from "@visx/shape";
 import { theme } from "antd";
 import { useLayoutEffect, useRef, useState } from "react";
 import { strings } from "../../config/strings";
+import { wholeTicks } from "../../lib/chart-ticks";
 import { formatCount } from "./campaign-format";
 import type { CampaignProgressSeries } from "./use-campaign-detail";
 
@@ -64,7 +65,7 @@ export default function CampaignProgressChart({ progress }: { progress: Campaign
               </g>
             );
           })}
-          <AxisLeft scale={y} numTicks={4} stroke={token.colorBorder} tickStroke={token.colorBorder} tickLabelProps={() => ({ ...label, textAnchor: "end", dx: -4, dy: 3 })} />
+          <AxisLeft scale={y} tickValues={wholeTicks(y, 4)} tickFormat={(tick) => formatCount(Number(tick))} stroke={token.colorBorder} tickStroke={token.colorBorder} tickLabelProps={() => ({ ...label, textAnchor: "end", dx: -4, dy: 3 })} />
           <AxisBottom top={innerHeight} scale={x} tickValues={ticks} tickFormat={(at) => bucketLabel(at, progress.bucket_seconds)} stroke={token.colorBorder} tickStroke={token.colorBorder} tickLabelProps={() => ({ ...label, textAnchor: "middle" })} />
         </Group>
       </svg>

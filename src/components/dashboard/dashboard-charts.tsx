@@ -16,6 +16,7 @@ import { Link, useNavigate } from "react-router";
 import { CALL_OUTCOMES, type CallOutcome } from "../../../contract/call-outcome";
 import type { Dashboard, DashboardDay } from "../../../contract/dashboard";
 import { strings } from "../../config/strings";
+import { wholeTicks } from "../../lib/chart-ticks";
 import { formatCount, formatDay, formatLongDay, formatMinutes, formatPercent, formatUsd } from "./dashboard-format";
 import { useWidth } from "./use-width";
 
@@ -130,6 +131,7 @@ function DayBars({
   color,
   links,
   leftTick,
+  whole = false,
   overlay,
 }: {
   title: string;
@@ -140,6 +142,8 @@ function DayBars({
   color: string;
   links: ChartLinks;
   leftTick: (value: number) => string;
+  /** The left axis counts whole things (calls): no fractional ticks. */
+  whole?: boolean;
   overlay?: (x: (date: string) => number, innerHeight: number, innerWidth: number) => ReactNode;
 }) {
   const axis = useAxisStyle();
@@ -156,7 +160,7 @@ function DayBars({
     <svg width={width} height={HEIGHT} className="dash-chart" role="group" aria-label={title}>
       <Group left={MARGIN.left} top={MARGIN.top}>
         <g aria-hidden>
-          <AxisLeft scale={y} numTicks={4} stroke={axis.stroke} tickStroke={axis.tickStroke} tickLabelProps={axis.label} tickFormat={(tick) => leftTick(Number(tick))} />
+          <AxisLeft scale={y} numTicks={4} tickValues={whole ? wholeTicks(y, 4) : undefined} stroke={axis.stroke} tickStroke={axis.tickStroke} tickLabelProps={axis.label} tickFormat={(tick) => leftTick(Number(tick))} />
           <AxisBottom top={innerHeight} scale={x} tickValues={dayTicks(dates, innerWidth)} stroke={axis.stroke} tickStroke={axis.tickStroke} tickLabelProps={axis.label} tickFormat={(date) => formatDay(String(date))} />
         </g>
         {series.map((day) => {
@@ -218,6 +222,7 @@ function DailyCallsChart({ series, links }: { series: DashboardDay[]; links: Cha
           color={callsColor}
           links={links}
           leftTick={formatCount}
+          whole
           overlay={(center, innerHeight, innerWidth) => {
             const y = scaleLinear<number>({ domain: [0, Math.max(1, ...series.map((day) => day.minutes))], range: [innerHeight, 0], nice: true });
             return (
