@@ -667,6 +667,10 @@ export const strings = {
       metadata: "Details",
       phoneNumber: "Phone number",
       campaign: "Campaign",
+      // A record the call points at that is gone (deleted) or cannot be read: its id, said so.
+      removed: (id: string) => `${id} (removed)`,
+      openCampaign: (name: string) => `${name}: open the campaign's calls`,
+      openNumbers: (name: string) => `${name}: open Phone Numbers`,
       endedAt: "Ended",
       providerCallId: "Provider call ID",
     },

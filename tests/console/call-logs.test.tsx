@@ -380,6 +380,33 @@ describe("the call drawer", () => {
     await waitFor(() => expect(search()).not.toContain("call="));
   });
 
+  it("names the call's phone number and campaign, each a link to its screen, not a bare id", async () => {
+    const NUMBER = "3b0b8f3e-2c1d-4e5f-8a9b-0c1d2e3f4a5b";
+    const CAMPAIGN = "5c2d9e4f-3a1b-4c6d-9e8f-1a2b3c4d5e6f";
+    const fetch = serveCalls(installFetchFake(), [makeCall({ phone_number_id: NUMBER, campaign_id: CAMPAIGN })]);
+    fetch.on("GET", `/api/phonenumber/${NUMBER}`, () => json({ data: { id: NUMBER, name: "Front line", number: "+14155550142" } }));
+    fetch.on("GET", `/api/campaign/${CAMPAIGN}`, () => json({ data: { id: CAMPAIGN, name: "Spring renewals" } }));
+    const { user } = renderCallLogs("/call-logs", fetch);
+    await user.click(await listShown());
+    const drawer = await screen.findByRole("dialog");
+    const campaign = await within(drawer).findByRole("link", { name: "Spring renewals: open the campaign's calls" });
+    expect(campaign).toHaveAttribute("href", `/campaigns/${CAMPAIGN}/calls`);
+    const number = within(drawer).getByRole("link", { name: /^Front line · \+1 \(415\) 555-0142/ });
+    expect(number).toHaveAttribute("href", "/phone-numbers");
+    expect(within(drawer).queryByText(NUMBER)).toBeNull();
+    expect(within(drawer).queryByText(CAMPAIGN)).toBeNull();
+  });
+
+  it("shows a deleted campaign's id, said to be removed", async () => {
+    const CAMPAIGN = "5c2d9e4f-3a1b-4c6d-9e8f-1a2b3c4d5e6f";
+    const fetch = serveCalls(installFetchFake(), [makeCall({ campaign_id: CAMPAIGN })]);
+    fetch.on("GET", `/api/campaign/${CAMPAIGN}`, () => json({ detail: "Campaign not found", code: "not_found" }, 404));
+    const { user } = renderCallLogs("/call-logs", fetch);
+    await user.click(await listShown());
+    const drawer = await screen.findByRole("dialog");
+    expect(await within(drawer).findByText(`${CAMPAIGN} (removed)`)).toBeInTheDocument();
+  });
+
   it("opens from a deep link and says when there is no recording", async () => {
     const call = makeCall({ recording_url: null, messages: [], transcript: null, structured_data: null });
     const fetch = serveCalls(installFetchFake(), [call]);

@@ -1,12 +1,14 @@
 import { CopyOutlined } from "@ant-design/icons";
 import { useOne } from "@refinedev/core";
 import { Alert, Button, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from "antd";
+import { Link } from "react-router";
 import { SANDBOX_CALL_LABEL, type Call } from "../../../contract/call";
 import { strings } from "../../config/strings";
 import { useToasts } from "../../lib/toast";
 import { CallAppointments, callAppointmentsText } from "./call-appointments";
 import { formatCost, formatDateTime, formatDuration } from "./call-format";
 import { CallTranscript } from "./call-transcript";
+import { formatPhoneNumber } from "../phone-numbers/format-number";
 import { KeyValueList } from "./structured-data";
 import { SuccessEvaluation, useAgentRubrics } from "./success-evaluation-tag";
 
@@ -42,6 +44,37 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       <Typography.Title level={5}>{title}</Typography.Title>
       {children}
     </section>
+  );
+}
+
+/**
+ * A record the call points at, by its name with a link (not a bare id): fetched on its own, so a call whose
+ * number or campaign was deleted still opens, showing the id and that it is gone.
+ */
+function useNamed<T>(resource: string, id: string) {
+  const { result, query } = useOne<T>({ resource, id, errorNotification: false, queryOptions: { retry: false } });
+  return { record: result && (result as { id?: string }).id === id ? result : undefined, pending: query.isPending, failed: query.isError };
+}
+
+function PhoneNumberRef({ id }: { id: string }) {
+  const { record, pending } = useNamed<{ id: string; name?: string | null; number?: string | null }>("phonenumber", id);
+  if (!record) return pending ? <Skeleton.Input active size="small" /> : <Typography.Text code>{text.removed(id)}</Typography.Text>;
+  const number = record.number ? formatPhoneNumber(record.number) : "";
+  const name = [record.name, number].filter(Boolean).join(" · ") || id;
+  return (
+    <Link to="/phone-numbers" aria-label={text.openNumbers(name)}>
+      {name}
+    </Link>
+  );
+}
+
+function CampaignRef({ id }: { id: string }) {
+  const { record, pending } = useNamed<{ id: string; name: string }>("campaign", id);
+  if (!record) return pending ? <Skeleton.Input active size="small" /> : <Typography.Text code>{text.removed(id)}</Typography.Text>;
+  return (
+    <Link to={`/campaigns/${encodeURIComponent(id)}/calls`} aria-label={text.openCampaign(record.name)}>
+      {record.name}
+    </Link>
   );
 }
 
@@ -95,8 +128,8 @@ function CallDetail({ call }: { call: CallWithAppointments }) {
             { key: "duration", label: columns.duration, children: formatDuration(call.duration_seconds) },
             { key: "cost", label: columns.cost, children: formatCost(call.cost) },
             { key: "reason", label: columns.endedReason, children: call.ended_reason ?? "—" },
-            { key: "number", label: text.phoneNumber, children: call.phone_number_id ?? "—" },
-            { key: "campaign", label: text.campaign, children: call.campaign_id ?? "—" },
+            { key: "number", label: text.phoneNumber, children: call.phone_number_id ? <PhoneNumberRef id={call.phone_number_id} /> : "—" },
+            { key: "campaign", label: text.campaign, children: call.campaign_id ? <CampaignRef id={call.campaign_id} /> : "—" },
             { key: "provider", label: text.providerCallId, children: call.provider_call_id ?? "—" },
           ]}
         />
