@@ -4,6 +4,7 @@ import { formatCount, formatPriceChange } from "./format";
 import { subscriptionText } from "./strings";
 import { usePlanPreview } from "./use-subscription";
 import { ListLoadError } from "../list-load-error";
+import { RetentionNotice } from "./retention-notice";
 
 const text = subscriptionText.preview;
 
@@ -11,7 +12,8 @@ const figure = (value: number | null) => (value === null ? subscriptionText.usag
 
 /**
  * The preview of a plan change (GET /subscription/preview?plan=): the price change, what each limit
- * becomes, and for a downgrade what is over the new limits; Confirm posts the change.
+ * becomes, for a downgrade the call history the retention sweep will delete and what is over the new limits (kept, but
+ * nothing new of those kinds); Confirm posts the change.
  */
 export function ChangeDialog({ plan, pending, onConfirm, onClose }: { plan: PlanId | null; pending: boolean; onConfirm: (plan: PlanId) => void; onClose: () => void }) {
   const { preview, query } = usePlanPreview(plan);
@@ -57,13 +59,13 @@ export function ChangeDialog({ plan, pending, onConfirm, onClose }: { plan: Plan
             rowKey="limit"
             pagination={false}
             dataSource={preview.changes}
-            scroll={{ x: 360 }}
             columns={[
               { key: "limit", title: text.limit, render: (_, row) => PLAN_LIMIT_LABELS[row.limit] },
               { key: "from", title: text.from, align: "right", render: (_, row) => figure(row.from) },
               { key: "to", title: text.to, align: "right", render: (_, row) => figure(row.to) },
             ]}
           />
+          <RetentionNotice preview={preview} />
           {preview.over_limits.length > 0 && (
             <Alert
               type="warning"

@@ -21,6 +21,19 @@ export function formatDay(instant: string): string {
   return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" }).format(Date.parse(instant));
 }
 
+/** "14:05", in the browser's zone. */
+export function formatTime(instant: string): string {
+  return new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit" }).format(Date.parse(instant));
+}
+
+/** "a minute", "5 minutes", "2 hours": a sweep interval in seconds, rounded up. */
+export function formatInterval(seconds: number): string {
+  if (seconds <= 60) return "a minute";
+  if (seconds < 3600) return `${Math.ceil(seconds / 60)} minutes`;
+  const hours = Math.ceil(seconds / 3600);
+  return hours === 1 ? "an hour" : `${hours} hours`;
+}
+
 /** One limit's usage: `used` null when nothing is "used" of it (retention_days: the plan's own figure). */
 export interface UsageRow {
   limit: PlanLimitKey;

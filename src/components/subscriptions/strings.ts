@@ -86,9 +86,21 @@ export const subscriptionText = {
     from: "Now",
     to: "After",
     overTitle: "Over the new plan's limits",
-    overIntro: "What exists is kept, but nothing new of these kinds can be added until you are under the limit:",
+    overIntro: "These stay as they are, but nothing new of these kinds can be added until you are under the limit:",
     overItem: (limit: string, usage: string, allowed: string) => `${limit}: ${usage} in use, the new plan allows ${allowed}`,
     contactSales: "This plan is arranged with sales.",
+    // The call history the retention sweep deletes under the new plan (GET /subscription/preview's `retention`).
+    retention: {
+      title: "Call history will be deleted",
+      noneTitle: "No call history will be deleted",
+      calls: (calls: string, days: string) => `Transcripts and recordings of ${calls} older than ${days} days will be deleted.`,
+      whenSweep: (every: string, next: string | null) =>
+        `The retention sweep deletes them within ${every} of the change${next ? ` (it runs next at ${next})` : ""}. Summaries, outcomes and costs are kept.`,
+      atPeriodEnd: (calls: string, days: string, date: string | null, cutoff: string) =>
+        `Transcripts and recordings of calls older than ${days} days will be deleted when the plan changes ${date ? `on ${date}` : "at the end of the billing period"}: ${calls} placed before ${cutoff} so far.`,
+      kept: "Summaries, outcomes and costs are kept.",
+      none: (days: string) => `No transcripts or recordings will be deleted: no call older than ${days} days still has them.`,
+    },
     confirm: "Confirm",
     cancel: "Cancel",
     changed: (plan: string) => `You are now on ${plan}`,
