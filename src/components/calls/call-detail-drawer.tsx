@@ -1,5 +1,5 @@
 import { CopyOutlined } from "@ant-design/icons";
-import { useOne } from "@refinedev/core";
+import { useOne, type BaseRecord } from "@refinedev/core";
 import { Alert, Button, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from "antd";
 import { Link } from "react-router";
 import { SANDBOX_CALL_LABEL, type Call } from "../../../contract/call";
@@ -51,7 +51,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
  * A record the call points at, by its name with a link (not a bare id): fetched on its own, so a call whose
  * number or campaign was deleted still opens, showing the id and that it is gone.
  */
-function useNamed<T>(resource: string, id: string) {
+function useNamed<T extends BaseRecord>(resource: string, id: string) {
   const { result, query } = useOne<T>({ resource, id, errorNotification: false, queryOptions: { retry: false } });
   return { record: result && (result as { id?: string }).id === id ? result : undefined, pending: query.isPending, failed: query.isError };
 }
