@@ -31,6 +31,17 @@ describe("an appointment's drawer", () => {
     expect(within(drawer).getByRole("textbox", { name: "Notes" })).toHaveValue("Prefers mornings");
   });
 
+  it("in the week, a half-hour appointment shows its title first and its start, the whole in its tooltip", async () => {
+    const fetch = installFetchFake();
+    serveCalendar(fetch);
+    renderConsole({ path: WEEK_PATH, fetch });
+    await findScreen("Calendar");
+    const event = await screen.findByLabelText(/^Consultation, /);
+    // A one-line event about 150 px wide at 1440 px: "Consultation 10:00", not "10:00–10:30 Consulta…".
+    expect([...event.querySelectorAll(".cal-event__text > span")].map((part) => part.textContent)).toEqual(["Consultation", "10:00", "Grace Hopper"]);
+    expect(event).toHaveAttribute("title", "Consultation, 10:00–10:30, Booked");
+  });
+
   it("is opened by its URL, so a link to it works", async () => {
     const fetch = installFetchFake();
     serveCalendar(fetch);

@@ -81,15 +81,31 @@ function AppointmentContent({ arg, zone }: { arg: EventDisplayInfo; zone: string
   const appointment = arg.event.extendedProps.appointment as Appointment | undefined;
   if (!appointment) return null;
   const status = APPOINTMENT_STATUS_LABELS[appointment.status];
-  const time = timesOf(appointment, zone, arg.view.type === CALENDAR_VIEWS.month);
-  // An hour or more in the week and day grids has room for a line each; shorter ones keep to one line.
-  const tall = arg.view.type !== CALENDAR_VIEWS.month && Date.parse(appointment.end) - Date.parse(appointment.start) >= 60 * 60_000;
+  const month = arg.view.type === CALENDAR_VIEWS.month;
+  const grid = !month && arg.view.type !== CALENDAR_VIEWS.list;
+  const time = timesOf(appointment, zone, month);
+  // An hour or more in the week and day grids has room for a line each. A shorter one has a single line, about
+  // 150 px wide in a week at 1440 px: its title comes first and its time is the start alone, so "QA audit 09:00"
+  // shows instead of "09:00–09:30 QA audi…"; the whole of it is in the tooltip and the accessible name.
+  const tall = grid && Date.parse(appointment.end) - Date.parse(appointment.start) >= 60 * 60_000;
+  const short = grid && !tall;
+  const label = calendarText.eventLabel(appointment.title, time, status);
+  const title = <span className="cal-event__title">{appointment.title}</span>;
   return (
-    <span className={tall ? "cal-event__body cal-event__body--tall" : "cal-event__body"} aria-label={calendarText.eventLabel(appointment.title, time, status)}>
+    <span className={tall ? "cal-event__body cal-event__body--tall" : "cal-event__body"} aria-label={label} title={short ? label : undefined}>
       <span className="cal-event__stripe" style={{ background: agentColour(appointment.agent_id) }} aria-hidden="true" />
       <span className="cal-event__text">
-        {arg.view.type !== CALENDAR_VIEWS.list && <span className="cal-event__time">{time}</span>}
-        <span className="cal-event__title">{appointment.title}</span>
+        {short ? (
+          <>
+            {title}
+            <span className="cal-event__time">{timesOf(appointment, zone, true)}</span>
+          </>
+        ) : (
+          <>
+            {arg.view.type !== CALENDAR_VIEWS.list && <span className="cal-event__time">{time}</span>}
+            {title}
+          </>
+        )}
         {appointment.customer_name && <span className="cal-event__customer">{appointment.customer_name}</span>}
       </span>
     </span>
