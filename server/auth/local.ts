@@ -22,7 +22,8 @@ import { betterAuthTables, invitations, memberships, organizations, sessions as 
 import { storedRole } from "./roles";
 import { createApiTokens } from "./api-token";
 import { SessionCache } from "./session-cache";
-import { isAccountKey, memoryFailureCounter, redisFailureCounter, throttledDetail, throttleKeys, type FailureCounter } from "./sign-in-throttle";
+import { deviceCookies } from "./device-cookie";
+import { memoryFailureCounter, redisFailureCounter, signInThrottle, throttledDetail, type Admission } from "./sign-in-throttle";
 import type { AuthProvider, Identity, InvitationRequest } from "./types";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
@@ -179,6 +180,7 @@ export function createLocalAuth(
   const secret = resolveAuthSecret(config, database);
   const auth = createBetterAuth(config, database, log, secret);
   const tokens = createApiTokens(secret);
+  const devices = deviceCookies(secret);
   const sessions = new SessionCache<Identity>(config.sessionCacheSeconds * 1000);
 
   /** The identity of an active organisation's member, or of someone in no organisation (removed since choosing it). */
@@ -313,9 +315,12 @@ export function createLocalAuth(
       },
     );
 
-    // Failed passwords, per account and per client (./sign-in-throttle.ts): in Redis when the rate limits are.
-    const failures: FailureCounter = app.rateLimitRedis ? redisFailureCounter(app.rateLimitRedis, app.log) : memoryFailureCounter();
+    // Failed passwords, per device cookie, per account and per client address (./sign-in-throttle.ts): in Redis when the rate limits are.
+    const throttle = signInThrottle(app.rateLimitRedis ? redisFailureCounter(app.rateLimitRedis, app.log) : memoryFailureCounter());
     const SIGN_IN_PATH = "/api/auth/sign-in/email";
+    const SIGN_UP_PATH = "/api/auth/sign-up/email";
+    // The device cookie is Secure whenever the browser reaches us over https (better-auth's cookies follow PUBLIC_URL).
+    const publicHttps = new URL(config.publicUrl).protocol === "https:";
     const INVITE_MEMBER_PATH = "/api/auth/organization/invite-member";
 
     await app.register(async (scope) => {
@@ -338,39 +343,42 @@ export function createLocalAuth(
             throw ApiError.notFound("No API route here: invite members with POST /api/organization/{organizationId}/invite.");
           }
 
-          // A password sign-in takes a place in the throttle first; refused while the account or the client is at the limit.
-          let throttled: string[] | null = null;
-          if (request.method === "POST" && url.pathname === SIGN_IN_PATH) {
-            // No email we can read: better-auth will likely refuse it, but the client is still counted.
-            throttled = throttleKeys(emailIn(request), request.ip);
-            const attempt = await failures.begin(throttled);
+          // A password sign-in takes a place in the throttle first: as a trusted device when the browser holds a device
+          // cookie for this account, else for the account and the client address; refused while that place is locked.
+          const signingIn = request.method === "POST" && url.pathname === SIGN_IN_PATH;
+          const signingUp = request.method === "POST" && url.pathname === SIGN_UP_PATH;
+          const email = signingIn || signingUp ? emailIn(request) : null;
+          let throttled: Admission | null = null;
+          if (signingIn) {
+            // No email we can read: better-auth will likely refuse it, but the client address is still counted.
+            const deviceNonce = email ? devices.trusted(request.headers.cookie, email) : null;
+            const attempt = await throttle.begin({ email, clientIp: request.ip, deviceNonce });
             if (!attempt.allowed) {
               const seconds = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
-              const detail = throttledDetail(seconds);
+              const detail = throttledDetail(seconds, attempt.refusal);
               return reply
                 .status(429)
                 .header("retry-after", String(seconds))
                 .type("application/json; charset=utf-8")
                 .send({ detail, code: "rate_limited", message: detail });
             }
+            throttled = attempt.admission;
           }
           let response: Response;
           try {
             response = await auth.handler(new Request(url, init));
           } catch (error) {
-            if (throttled) await failures.release(throttled);
+            if (throttled) await throttle.settle(throttled, "other");
             throw error;
           }
-          if (throttled) {
-            // Success clears the account's count (not the client's: signing into one's own account must not
-            // launder guesses at other accounts); a wrong password (401) keeps its place; anything else gives it back.
-            if (response.ok) {
-              await failures.reset(throttled.filter(isAccountKey));
-              await failures.release(throttled.filter((key) => !isAccountKey(key)));
-            } else if (response.status !== 401) {
-              await failures.release(throttled);
-            }
-          }
+          // Success clears the count it was made under (not the address's: signing into one's own account must not
+          // launder guesses at other accounts); a wrong password (401) keeps its place; anything else gives it back.
+          if (throttled) await throttle.settle(throttled, response.ok ? "success" : response.status === 401 ? "failure" : "other");
+          // A browser that signed into an account, or created it, is trusted for it from now on (a new nonce each time).
+          const deviceCookie =
+            (signingIn || signingUp) && response.ok && email
+              ? devices.issue(request.headers.cookie, email, { secure: publicHttps || request.protocol === "https" })
+              : null;
           // Anything but a read may have signed someone out, switched organisation or changed a
           // membership: forget the remembered identities before the answer goes out. Except when
           // nothing existing can have changed: a sign-in or sign-up (a new session, a new account), or
@@ -382,6 +390,7 @@ export function createLocalAuth(
             if (!PROXY_DROPS.has(key)) reply.header(key, value);
           });
           const cookies = response.headers.getSetCookie();
+          if (deviceCookie) cookies.push(deviceCookie);
           if (cookies.length > 0) reply.header("set-cookie", cookies);
           const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
           if (response.status >= 400) return reply.type("application/json; charset=utf-8").send(authErrorBody(response.status, body));
