@@ -32,8 +32,9 @@
  *    progress hold it → it waits for them. Then the spend caps (read only when the organisation has any).
  * 7. Queued contacts whose ready_at has come, ORDER BY ready_at, position, FOR UPDATE SKIP LOCKED, each
  *    with whether the do-not-call list holds its number. Each is checked again: the list (→ dnc, no
- *    call), no zone (→ needs_timezone), its window (isInsideWindows; outside → ready_at = its next
- *    opening).
+ *    call), the retry policy as it stands (settle.ts retryWithdrawn: a contact whose attempts reached
+ *    max_attempts, or whose last outcome retry.on no longer names, → final with that outcome, no call),
+ *    no zone (→ needs_timezone), its window (isInsideWindows; outside → ready_at = its next opening).
  *    Order follow-up campaigns (kind order_follow_up) also keep to the calling rule of at most
  *    MAX_CALLS_PER_NUMBER_PER_24H calls to one number in 24 hours (over → ready_at = when it may go;
  *    server/orders/dialling.ts): each picked contact comes with its number's calls of the last 24 hours,
@@ -61,7 +62,8 @@ import { CALLS_PER_NUMBER_WINDOW_MS } from "../../contract/calling-rules";
 import { affordableCalls, CALL_HOLD_WINDOW_MS, type WalletPolicy } from "../wallet/wallet";
 import { autoPause, PAUSE_REASONS } from "./auto-pause";
 import { recordCampaignEvent } from "./events";
-import { nextReadyAt, type CampaignRow, type ContactRow } from "./settle";
+import { nextReadyAt, retryWithdrawn, type CampaignRow, type ContactRow } from "./settle";
+import type { ContactStatus } from "../../contract/campaign-shared";
 import { markOrdersCalling, splitByNumberLimit } from "../orders/dialling";
 import { FOLLOW_UP_KIND } from "../orders/follow-up";
 
@@ -271,24 +273,26 @@ async function completeIfDone(tx: Db, campaign: CampaignRow, now: Date, why: str
   return { kind: "completed", detail };
 }
 
-/** A contact the claim looked at and did not dial: its new status, and its new ready_at (null: ready_at stays as it is). */
+/** A contact the claim looked at and did not dial: its new status, and its new ready_at (null: ready_at stays as it is; a final status clears it). */
 interface ContactChange {
   id: string;
-  status: "queued" | "needs_timezone" | "dnc";
+  status: ContactStatus;
   readyAt: Date | null;
+  /** Final now (its retry withdrawn): nothing ready any more. */
+  final?: true;
 }
 
 /** Writes `changes` with one UPDATE … FROM (VALUES …) (the rows are already locked by this transaction). */
 async function writeContactChanges(tx: Db, changes: readonly ContactChange[], now: Date): Promise<void> {
   if (changes.length === 0) return;
   const values = sql.join(
-    changes.map((change) => sql`(${change.id}::uuid, ${change.status}::text, ${change.readyAt ? change.readyAt.toISOString() : null}::timestamptz)`),
+    changes.map((change) => sql`(${change.id}::uuid, ${change.status}::text, ${change.readyAt ? change.readyAt.toISOString() : null}::timestamptz, ${change.final === true}::boolean)`),
     sql`, `,
   );
   await tx.execute(sql`
     update ${campaignContacts} as c
-    set status = v.status, ready_at = coalesce(v.ready_at, c.ready_at), updated_at = ${now.toISOString()}::timestamptz
-    from (values ${values}) as v(id, status, ready_at)
+    set status = v.status, ready_at = case when v.final then null else coalesce(v.ready_at, c.ready_at) end, updated_at = ${now.toISOString()}::timestamptz
+    from (values ${values}) as v(id, status, ready_at, final)
     where c.id = v.id`);
 }
 
@@ -439,8 +443,12 @@ export async function claimCampaign(db: Db, campaignRef: { id: string; orgId: st
       for (const { contact, listed, recent: starts } of picked) {
         if (followUp && !recent.has(contact.number)) recent.set(contact.number, (starts ?? []).map(Number));
         const zones = contactZones({ timezone: contact.timezone, numberZones: contact.numberZones }, campaign.schedule.fallback_timezone);
+        const withdrawn = retryWithdrawn(campaign, contact);
         if (listed) {
           changes.push({ id: contact.id, status: "dnc", readyAt: null });
+        } else if (withdrawn) {
+          // The retry policy as it stands (a live edit): no call past calls per contact, nor for an outcome it no longer retries.
+          changes.push({ id: contact.id, status: withdrawn, readyAt: null, final: true });
         } else if (zones.length === 0) {
           changes.push({ id: contact.id, status: "needs_timezone", readyAt: null });
         } else if (!isInsideWindows(campaign.schedule.windows, zones, nowMs)) {

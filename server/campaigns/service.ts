@@ -4,6 +4,11 @@
  * (`SELECT … FOR UPDATE`): the dialler reads the row under the same lock when it claims contacts, so
  * a pause, an edit or a cancel and a claim take turns, and a failed request changes nothing. The
  * dialler is nudged (signals.changed) after the transaction commits.
+ *
+ * A live edit applies to the next dial. An edit of the retry policy also applies, in its transaction, to
+ * the retries already scheduled (settle.ts reviewWaitingRetries): calls per contact lowered to a
+ * contact's attempts, or its last outcome taken out of retry.on, makes it final at once; a new delay
+ * moves its retry. Contacts already final stay final.
  */
 import type { PlanSettings } from "../billing/plan-limits";
 import { randomUUID } from "node:crypto";
@@ -32,6 +37,7 @@ import { ApiError } from "../plugins/errors";
 import { recordCampaignEvent } from "./events";
 import { WAITING_CONTACT_STATUSES, recomputeReadiness } from "./readiness";
 import { lockCampaign, type CampaignRow } from "./repository";
+import { reviewWaitingRetries, type RetryReview } from "./settle";
 import type { CampaignSignals } from "./signals";
 
 export interface CampaignContext {
@@ -171,6 +177,15 @@ function describeEdit(row: CampaignRow, fields: CampaignField[], next: CampaignR
   return `Changed ${parts.join("; ")}.`;
 }
 
+/** What the retry edit did to the retries already scheduled, for the edit's event ("" when nothing). */
+function describeReview(review: RetryReview | null): string {
+  if (!review) return "";
+  const parts: string[] = [];
+  if (review.finished > 0) parts.push(`${review.finished} ${review.finished === 1 ? "contact waiting for a retry is" : "contacts waiting for a retry are"} finished (no more calls)`);
+  if (review.moved > 0) parts.push(`${review.moved} ${review.moved === 1 ? "retry" : "retries"} moved to the new delay`);
+  return parts.length > 0 ? ` ${parts.join("; ")}.` : "";
+}
+
 export async function updateCampaign(ctx: CampaignContext, id: string, changes: CampaignChanges): Promise<CampaignRow> {
   let signal = false;
   const row = await ctx.db.transaction(async (tx) => {
@@ -200,9 +215,11 @@ export async function updateCampaign(ctx: CampaignContext, id: string, changes: 
       },
       eq(campaigns.id, id),
     );
+    // A retry policy edit applies to the retries already scheduled (settle.ts reviewWaitingRetries): fewer calls per contact or an outcome taken out finishes them, a new delay moves them.
+    const review = fields.includes("retry") && !FINAL_CAMPAIGN_STATUSES.includes(status) ? await reviewWaitingRetries(tx, next!, current.retry, now.getTime()) : null;
     // A schedule edit moves waiting contacts: new ready_at, and queued ⇄ needs_timezone when the fallback came or went.
     if (fields.includes("schedule") && !FINAL_CAMPAIGN_STATUSES.includes(status)) await recomputeReadiness(tx, scope, next!, now.getTime());
-    await recordCampaignEvent(tx, { orgId: scope.orgId, campaignId: id, kind: "edited", detail: describeEdit(current, fields, next!), actor: ctx.userId, at: now });
+    await recordCampaignEvent(tx, { orgId: scope.orgId, campaignId: id, kind: "edited", detail: describeEdit(current, fields, next!) + describeReview(review), actor: ctx.userId, at: now });
     signal = true;
     return next!;
   });
