@@ -122,6 +122,14 @@ export function localTimeText(at: Date, zones: readonly string[]): string {
   }
   return `${format.format(at).replace(" at ", ", ")} (${zone})`;
 }
+/**
+ * The order's line while its purchase may still count: the deadline in the customer's zone, like every other time
+ * in the order's sentences (it was a UTC date beside times in their zone).
+ */
+export function waitingForPurchaseText(until: Date, days: number, zones: readonly string[]): string {
+  return `Waiting for the purchase: it counts as recovered if paid by ${localTimeText(until, zones)} (${days} ${days === 1 ? "day" : "days"} after the call).`;
+}
+
 /** One formatter per zone (building one costs more than formatting thousands of times). */
 const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
 

@@ -47,7 +47,7 @@ import { lockOrganisationForCalls } from "../wallet/wallet";
 import { ToolCallError, type ToolHandler } from "../webhooks/tools";
 import { attributionDaysOf } from "./payment";
 import { recordOrderEvent } from "./events";
-import { retryDetail, setOrderStatus, type OrderRow } from "./follow-up";
+import { retryDetail, setOrderStatus, waitingForPurchaseText, type OrderRow } from "./follow-up";
 
 export const ORDER_OUTCOME_TOOL: FunctionToolSpec = {
   name: "record_order_outcome",
@@ -142,7 +142,7 @@ async function decide(
   const waitingForPurchase = async () => {
     const days = await attributionDaysOf(tx, order, contact);
     const from = order.reachedAt ?? new Date(now);
-    return `Waiting for the purchase: it counts as recovered if paid by ${new Date(from.getTime() + days * DAY_MS).toISOString().slice(0, 10)} (${plural(days, "day")} after the call).`;
+    return waitingForPurchaseText(new Date(from.getTime() + days * DAY_MS), days, zones);
   };
 
   if (listed || order.callOutcome === "do_not_call") {

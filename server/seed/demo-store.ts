@@ -29,7 +29,7 @@ import type { SecretBox } from "../crypto/credentials";
 import type { Db } from "../db/client";
 import { campaignContacts, campaignEvents, campaigns, dncNumbers, orderEvents, orderFollowUps, orders, storeIntegrations, storeWebhookDeliveries } from "../db/schema";
 import { DEMO_STORE_NAME, demoPaidDeliveryId } from "../orders/demo-store";
-import { FOLLOW_UP_KIND, localTimeText, noConsentDetail, orderVariables } from "../orders/follow-up";
+import { FOLLOW_UP_KIND, localTimeText, noConsentDetail, orderVariables, waitingForPurchaseText } from "../orders/follow-up";
 import { newStoreSecret, sealStoreSecret } from "../orders/integrations";
 import { FOLLOW_UP_DEFAULT_RETRY } from "../orders/settings";
 import type { DemoCampaigns } from "./demo-campaigns";
@@ -382,7 +382,7 @@ export function generateDemoStore(data: DemoData, campaignData: DemoCampaigns, i
         if (plan.outcome) {
           saidOnTheCall(plan.outcome);
           const until = new Date(lastCall!.endedAt!.getTime() + DEFAULT_ATTRIBUTION_DAYS * DAY);
-          order.statusDetail = `${ORDER_CALL_OUTCOME_LABELS[plan.outcome]}. Waiting for the purchase: it counts as recovered if paid by ${day(until)} (${DEFAULT_ATTRIBUTION_DAYS} days after the call).`;
+          order.statusDetail = `${ORDER_CALL_OUTCOME_LABELS[plan.outcome]}. ${waitingForPurchaseText(until, DEFAULT_ATTRIBUTION_DAYS, zones)}`;
           contact.status = "answered";
         } else {
           // Its retry: the delay after the unanswered call, moved into the customer's window.

@@ -312,6 +312,8 @@ describe("outcomes", () => {
     await endCall(claimed!.callId, number);
     const waiting = await orderRow(database.db, id);
     expect(waiting).toMatchObject({ status: "calling", statusDetail: expect.stringMatching(/^Waiting for the purchase/) });
+    // Its deadline in the customer's zone, named, like the order's other times (not a bare UTC date).
+    expect(waiting.statusDetail).toMatch(/paid by [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}, \d{2}:\d{2} \([A-Za-z_]+\/[A-Za-z0-9_+-]+\) \(7 days after the call\)\.$/);
     expect(await sweepAttribution(database.db, Date.now() + 6 * 86_400_000)).toBe(0);
     expect(await sweepAttribution(database.db, Date.now() + 8 * 86_400_000)).toBeGreaterThanOrEqual(1);
     expect(await orderRow(database.db, id)).toMatchObject({ status: "declined", statusDetail: "No purchase within 7 days of the call." });
