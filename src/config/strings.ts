@@ -893,7 +893,8 @@ export const strings = {
         calls: "Calls",
         endedReason: "Ended reason",
       },
-      attempts: (done: number, max: number) => `${done} of ${max}`,
+      // More calls than the limit: the limit was lowered after they were placed (never "2 of 1").
+      attempts: (done: number, max: number) => (done > max ? `${done} (limit now ${max})` : `${done} of ${max}`),
       noZone: "None yet",
       noCalls: "No calls yet",
       total: (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "contact" : "contacts"}`,
@@ -1032,8 +1033,11 @@ export const strings = {
       concurrencyHint: (limit: number) => `1 to ${limit}: your organization's limit of simultaneous calls.`,
       maxAttempts: "Calls per contact",
       maxAttemptsHint: (max: number) => `The first call included; at most ${max}. 1 means no retries.`,
+      maxAttemptsLiveHint: (max: number) =>
+        `The first call included; at most ${max}. Applies when you save to contacts waiting for a retry: those that have had this many calls are finished. Finished contacts are not called again.`,
       delayMinutes: "Minutes between calls",
       delayHint: "How long to wait before calling a contact again.",
+      delayLiveHint: "How long to wait before calling a contact again. Retries already waiting move to this long after each contact's last call.",
       retryOn: "Try again when the call was",
       // Review step.
       summary: "Summary",

@@ -126,6 +126,19 @@ describe("a campaign's calls page", () => {
     await waitFor(() => expect(queriesTo(fetch, "GET", `/api/campaign/${CAMPAIGN_ID}/contacts`).at(-1)).toMatchObject({ search: "4420" }));
   });
 
+  it("never shows more attempts than the limit as \"2 of 1\": calls placed before the limit was lowered say so", async () => {
+    const lowered = makeCampaign({ status: "running", retry: { max_attempts: 1, delay_minutes: 60, on: ["busy"] }, counts: makeCounts({ busy: 2 }) });
+    const contacts = [
+      makeContact({ id: "a1b2c3d4-0000-4000-8000-000000000011", name: "Twice Called", status: "busy", outcome: "busy", attempts: 2, call_ids: [CONTACT_CALL_ID, FIRST_CALL_ID] }),
+      makeContact({ id: "a1b2c3d4-0000-4000-8000-000000000012", name: "Once Called", status: "busy", outcome: "busy", attempts: 1 }),
+    ];
+    await openPage("org:admin", { campaigns: [lowered], contacts });
+    await screen.findByText("Twice Called");
+    expect(within(contactRow("Twice Called")).getByText("2 (limit now 1)")).toBeInTheDocument();
+    expect(within(contactRow("Once Called")).getByText("1 of 1")).toBeInTheDocument();
+    expect(screen.queryByText("2 of 1")).toBeNull();
+  });
+
   it("claims no contacts while they fail or are asked again, and Retry shows them once they load", async () => {
     const fetch = installFetchFake();
     serve(fetch);

@@ -231,6 +231,26 @@ describe("editing a campaign", () => {
     await screen.findByText("Campaign saved");
   });
 
+  it("of a campaign already started: the retry hints say what saving does to the contacts waiting for a retry", async () => {
+    const fetch = installFetchFake();
+    serveCampaigns(fetch, { campaigns: [makeCampaign({ status: "paused" })] });
+    renderConsole({ path: `/campaigns/edit/${CAMPAIGN_ID}?step=calling`, fetch, session: signedInAs("org:member") });
+    await findScreen("Edit Campaign");
+    await waitFor(() => expect(screen.getByLabelText("Calls per contact")).toBeEnabled());
+    expect(screen.getByText(/Applies when you save to contacts waiting for a retry: those that have had this many calls are finished\. Finished contacts are not called again\./)).toBeInTheDocument();
+    expect(screen.getByText("How long to wait before calling a contact again. Retries already waiting move to this long after each contact's last call.")).toBeInTheDocument();
+  });
+
+  it("of a draft: the plain retry hints (no contact has been called)", async () => {
+    const fetch = installFetchFake();
+    serveCampaigns(fetch, { campaigns: [makeCampaign({ status: "draft" })] });
+    renderConsole({ path: `/campaigns/edit/${CAMPAIGN_ID}?step=calling`, fetch, session: signedInAs("org:member") });
+    await findScreen("Edit Campaign");
+    await waitFor(() => expect(screen.getByLabelText("Calls per contact")).toBeEnabled());
+    expect(screen.getByText("The first call included; at most 10. 1 means no retries.")).toBeInTheDocument();
+    expect(screen.queryByText(/waiting for a retry/)).toBeNull();
+  });
+
   it("of a completed campaign: only the name", async () => {
     const fetch = installFetchFake();
     serveCampaigns(fetch, { campaigns: [makeCampaign({ status: "completed" })] });

@@ -6,7 +6,10 @@ import type { CampaignFormValues } from "./form-values";
 
 const text = strings.campaigns.form;
 
-/** How many calls at once (up to the organisation's limit), and the retries: how many, how far apart, on which outcomes. */
+/**
+ * How many calls at once (up to the organisation's limit), and the retries: how many, how far apart, on which outcomes.
+ * For a campaign already started, the hints say what saving does to the contacts waiting for a retry (server/campaigns/settle.ts reviewWaitingRetries).
+ */
 export function CallingStep({ editable, concurrencyLimit }: { editable: Editable; concurrencyLimit: number | undefined }) {
   const limit = concurrencyLimit ?? DEFAULT_ORG_CONCURRENT_CALLS;
   const attempts = Form.useWatch("max_attempts", Form.useFormInstance<CampaignFormValues>());
@@ -26,7 +29,7 @@ export function CallingStep({ editable, concurrencyLimit }: { editable: Editable
         <Form.Item
           name="max_attempts"
           label={text.maxAttempts}
-          extra={editable.reason("retry") ?? text.maxAttemptsHint(RETRY_MAX_ATTEMPTS)}
+          extra={editable.reason("retry") ?? (editable.retriesWaiting ? text.maxAttemptsLiveHint(RETRY_MAX_ATTEMPTS) : text.maxAttemptsHint(RETRY_MAX_ATTEMPTS))}
           rules={[{ required: true, type: "integer", min: 1, max: RETRY_MAX_ATTEMPTS, message: text.maxAttemptsHint(RETRY_MAX_ATTEMPTS) }]}
           style={{ flex: "1 1 220px" }}
         >
@@ -35,7 +38,7 @@ export function CallingStep({ editable, concurrencyLimit }: { editable: Editable
         <Form.Item
           name="delay_minutes"
           label={text.delayMinutes}
-          extra={text.delayHint}
+          extra={editable.retriesWaiting && !retryLocked ? text.delayLiveHint : text.delayHint}
           rules={[{ required: true, type: "integer", min: 0, max: RETRY_DELAY_MAX_MINUTES, message: text.delayHint }]}
           style={{ flex: "1 1 220px" }}
         >

@@ -7,6 +7,8 @@ export interface Editable {
   can: (field: CampaignField) => boolean;
   /** The sentence under a locked field; undefined when it may change. */
   reason: (field: CampaignField) => string | undefined;
+  /** The campaign has been started (running, paused or scheduled): a retry edit applies at once to the contacts waiting for a retry. */
+  retriesWaiting?: boolean;
 }
 
 export function editableFor(campaign: Campaign | undefined, canEdit: boolean): Editable {
@@ -15,5 +17,6 @@ export function editableFor(campaign: Campaign | undefined, canEdit: boolean): E
   return {
     can: (field) => canEdit && allowed.has(field),
     reason: (field) => (allowed.has(field) ? undefined : live ? strings.campaigns.form.needsPause : strings.campaigns.form.finishedBody),
+    retriesWaiting: live || campaign?.status === "paused",
   };
 }
