@@ -162,7 +162,7 @@ function describeEdit(row: CampaignRow, fields: CampaignField[], next: CampaignR
       case "phone_number_id":
         return next.phoneNumberId ? "caller number" : "caller number removed";
       case "retry":
-        return `retry (${next.retry.max_attempts} attempts, ${next.retry.delay_minutes} min apart, on ${next.retry.on.join(", ") || "nothing"})`;
+        return `retry (${next.retry.max_attempts} ${next.retry.max_attempts === 1 ? "call" : "calls"} per contact, ${next.retry.delay_minutes} min apart, on ${next.retry.on.join(", ") || "nothing"})`;
       case "schedule": {
         const what: string[] = [];
         if (!sameJson(row.schedule.windows, next.schedule.windows)) what.push("calling windows");

@@ -330,7 +330,7 @@ describe("edits", () => {
 
     const events = (await api(app, org.memberToken, "GET", `/campaign/${campaign.id}/events`)).json() as { data: Array<{ kind: string; detail: string }> };
     expect(events.data[0]).toMatchObject({ kind: "edited", detail: "Changed agent." });
-    expect(events.data.find((event) => event.detail.startsWith('Changed name "Ready'))?.detail).toMatch(/^Changed name ".*" → "Live edit"; max_concurrency 1 → 3; retry \(1 attempts, 0 min apart, on nothing\)\.$/);
+    expect(events.data.find((event) => event.detail.startsWith('Changed name "Ready'))?.detail).toMatch(/^Changed name ".*" → "Live edit"; max_concurrency 1 → 3; retry \(1 call per contact, 0 min apart, on nothing\)\.$/);
   });
 
   it("a finished campaign only takes a new name", async () => {
