@@ -92,8 +92,8 @@ export type WebCallLink = z.infer<typeof webCallLinkSchema>;
 /**
  * GET /webcall/public/{slug}: spec §3 "Web call details", field for field, and `firstMessage`. `assistantId`
  * is what the browser starts the call with: the agent's Vapi assistant id in Vapi mode, our agent id in the
- * sandbox. `firstMessage` is the agent's welcome message (agent_welcome_message) with `{{name}}` filled in
- * with the link's recipient name, as the call will say it; the page's sandbox call speaks it.
+ * sandbox. `firstMessage` is the agent's welcome message (agent_welcome_message) rendered as Vapi renders it
+ * (Liquid, `name` being the link's recipient), as the call will say it; the page's sandbox call speaks it.
  */
 export const webCallDetailsSchema = z.object({
   callTitle: z.string(),

@@ -217,7 +217,7 @@ export const webCallRoutes: FastifyPluginAsyncZod<WebCallRoutesOptions> = async 
         summary: "A web-call page's details (no sign-in)",
         description:
           "What the /web-call/:callSlug page shows. `assistantId` starts the browser call: the agent's Vapi assistant id in Vapi mode, " +
-          "our agent id in the sandbox. `firstMessage` is the agent's welcome message with `{{name}}` filled in.",
+          "our agent id in the sandbox. `firstMessage` is the agent's welcome message rendered as Vapi renders it (Liquid: `{{ name | default: \"there\" }}`, `{{ date }}`…), `name` being the link's recipient.",
         params: webCallSlugParamsSchema,
         response: { 200: webCallDetailsResponseSchema, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
       },

@@ -19,10 +19,11 @@
  * Any other number: chosen from a hash of our call id (about 80 % answered, 10 % no answer, 5 % busy,
  * 5 % voicemail), so one call always plays out the same way.
  *
- * An answered call has a transcript built from the agent's own welcome and end-call messages (with
- * `{{name}}`-style variables filled in) around a plausible customer reply or two, with times; a summary,
- * a success evaluation in the agent's rubric, structured data when the agent asks for some, and a cost
- * of $0.10 per minute of talk (billed per started second; transport, stt, llm, tts and vapi parts).
+ * An answered call has a transcript built from the agent's own welcome and end-call messages (rendered
+ * with the call's variables as Vapi renders them: server/voice/variables.ts) around a plausible customer
+ * reply or two (with the customer's name when the call has one), with times; a summary, a success
+ * evaluation in the agent's rubric, structured data when the agent asks for some, and a cost of $0.10 per
+ * minute of talk (billed per started second; transport, stt, llm, tts and vapi parts).
  * Unanswered calls cost nothing. No recording is made (the sandbox has no audio).
  *
  * An answered call to an agent with appointment booking on books, through the same tools Vapi's calls
@@ -39,6 +40,7 @@ import { BOOK_APPOINTMENT_TOOL, CHECK_AVAILABILITY_TOOL } from "../calendar/tool
 import { bookedWhen, firstOpenTime, type OpenTime } from "../calendar/tools-answers";
 import { signedHeaders } from "../webhooks/signature";
 import type { FunctionToolSpec, PhoneCallRequest, ProviderCallStatus, WebhookDelivery } from "./types";
+import { renderVariables, type CallVariableContext } from "./variables";
 
 /** The provider call id of a browser sandbox web call (POST /webcall/public/{slug}/call), which tells it from other sandbox calls. */
 const SANDBOX_WEB_CALL_ID_PREFIX = "sandbox-web-";
@@ -97,11 +99,6 @@ export function sandboxOutcome(callId: string, customerNumber: string): SandboxO
   return "voicemail";
 }
 
-/** Vapi renders `{{ name }}` from variableValues (Liquid); an unknown variable renders empty. */
-export function renderVariables(text: string, values: Record<string, string>): string {
-  return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_match, key: string) => values[key] ?? "");
-}
-
 /** The cost of `seconds` of talk, in micro-dollars per part and in all. */
 export function sandboxCost(seconds: number): { parts: Record<keyof typeof SANDBOX_RATE_PER_MINUTE, number>; totalMicros: number } {
   const parts = Object.fromEntries(
@@ -110,15 +107,26 @@ export function sandboxCost(seconds: number): { parts: Record<keyof typeof SANDB
   return { parts, totalMicros: Object.values(parts).reduce((sum, value) => sum + value, 0) };
 }
 
-const OPENERS = ["Hi, yes, this is {{name}} speaking.", "Hello? Yes, {{name}} here.", "Hi there, this is {{name}}. Who's calling?"];
-const FOLLOW_UPS = [
-  "Thanks, {{name}}. I'm calling to follow up and make sure you have everything you need. Is there anything I can help you with today?",
-  "Great to reach you, {{name}}. I just wanted to check in and see whether you had any questions I can answer.",
+/**
+ * The sandbox's own lines (the customer's, and the agent's replies), by the customer's name: what a
+ * person would say, with the name when the call has one ("Thanks, Ada.") and without when it has none
+ * ("Thanks."). Plain functions: only the agent's own messages are templates (server/voice/variables.ts).
+ */
+type Said = (name: string) => string;
+const comma = (name: string) => (name ? `, ${name}` : "");
+const OPENERS: Said[] = [
+  (name) => (name ? `Hi, yes, this is ${name} speaking.` : "Hi, yes, speaking."),
+  (name) => (name ? `Hello? Yes, ${name} here.` : "Hello? Yes?"),
+  (name) => `Hi there${name ? `, this is ${name}` : ""}. Who's calling?`,
+];
+const FOLLOW_UPS: Said[] = [
+  (name) => `Thanks${comma(name)}. I'm calling to follow up and make sure you have everything you need. Is there anything I can help you with today?`,
+  (name) => `Great to reach you${comma(name)}. I just wanted to check in and see whether you had any questions I can answer.`,
 ];
 const OPT_OUT_REQUEST = "Please take my number off your list. I don't want to be called again.";
-const OPT_OUT_ANSWER = "Understood, {{name}}. I've taken your number off our list, so you won't be called again. Goodbye.";
+const OPT_OUT_ANSWER: Said = (name) => `Understood${comma(name)}. I've taken your number off our list, so you won't be called again. Goodbye.`;
 const DECLINE = "Thanks, but I'm not interested.";
-const DECLINE_ANSWER = "No problem at all, {{name}}. Thanks for your time, and have a good day.";
+const DECLINE_ANSWER: Said = (name) => `No problem at all${comma(name)}. Thanks for your time, and have a good day.`;
 /** A purchase-completion call (the order-outcome tool): the agent's pitch from the order's variables, the customer's answer, the agent's reply. */
 function purchasePitch(values: Record<string, string>): string {
   const from = values.store_name ? `from ${values.store_name} ` : "";
@@ -127,9 +135,9 @@ function purchasePitch(values: Record<string, string>): string {
   return `I'm calling ${from}about your order${order}: ${cart}Would you like to complete the purchase?`;
 }
 const PURCHASE_YES = "Oh yes, I got distracted before paying. I'll finish it now.";
-const PURCHASE_YES_ANSWER = "Wonderful! Your cart is saved: the checkout link completes it in a minute. Thank you, {{name}}!";
+const PURCHASE_YES_ANSWER: Said = (name) => `Wonderful! Your cart is saved: the checkout link completes it in a minute. Thank you${comma(name)}!`;
 const PURCHASE_NO = "No thanks, I've decided not to buy it after all.";
-const PURCHASE_NO_ANSWER = "I understand, {{name}}. Thank you for letting me know, and have a good day.";
+const PURCHASE_NO_ANSWER: Said = (name) => `I understand${comma(name)}. Thank you for letting me know, and have a good day.`;
 const CLOSERS = ["No, I think that's everything for now. Thanks for calling.", "That's all, thank you. Have a good day.", "Not right now, but thanks for checking in."];
 
 const pick = <T>(list: readonly T[], callId: string, salt: string): T => list[hashByte(callId, salt) % list.length]!;
@@ -222,9 +230,11 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   const total = Math.max(0, callSeconds) * 1000;
   const outcome = sandboxOutcome(request.callId, request.customer.number);
   const config = request.agent.config;
-  const values = { ...request.variableValues };
-  const name = request.customer.name?.trim() || values.name || "there";
-  values.name ??= name;
+  const values = request.variableValues;
+  // The name the sandbox's own lines and summary use ("" when the call has none).
+  const known = request.customer.name?.trim() || values.name?.trim() || "";
+  const name = known || "the customer";
+  const Name = known || "The customer";
   const endedReason = SANDBOX_ENDED_REASON[outcome];
   const answered = outcome === "answered" || outcome === "voicemail" || outcome === "opt-out" || outcome === "declined";
 
@@ -256,8 +266,12 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   });
 
   const agentName = config.agent_name.trim() || "The assistant";
-  const welcome = renderVariables(config.agent_welcome_message, values).trim();
-  const endMessage = renderVariables(config.agent_end_call_message, values).trim();
+  // The agent's own messages, as Vapi would say them: with the variables the call was placed with.
+  const variables: CallVariableContext = { now: placedAt, customer, phoneNumber: request.phoneNumber };
+  const say = (template: string) => renderVariables(template, values, variables).trim();
+  const line = (said: Said) => said(known);
+  const welcome = say(config.agent_welcome_message);
+  const endMessage = say(config.agent_end_call_message);
   const talkMs = answered ? endedAt - inProgressAt : 0;
   const callStartedAt = answered ? inProgressAt : ringingAt;
   /** The conversation's lines spread evenly over the time the call is in progress (times as Vapi's messages have them). */
@@ -275,7 +289,7 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     const analysis: Json = {};
     if (summary) analysis.summary = summary;
     if (answered) analysis.successEvaluation = successEvaluation(config.analysis_plan.success_evaluation_rubric, succeeded);
-    if (answered && config.analysis_plan.structured_data_prompt.trim()) analysis.structuredData = { customerName: name, outcome, sandbox: true, ...structured };
+    if (answered && config.analysis_plan.structured_data_prompt.trim()) analysis.structuredData = { customerName: known || null, outcome, sandbox: true, ...structured };
     return [
       status("ended", endedAt),
       endOfCallReport({
@@ -301,10 +315,10 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
     const agrees = outcome === "answered";
     const lines: Line[] = [
       ...(welcome ? [{ role: "bot" as const, text: welcome }] : []),
-      { role: "user", text: renderVariables(pick(OPENERS, request.callId, "opener"), values) },
+      { role: "user", text: line(pick(OPENERS, request.callId, "opener")) },
       { role: "bot", text: purchasePitch(values) },
       { role: "user", text: agrees ? PURCHASE_YES : PURCHASE_NO },
-      { role: "bot", text: renderVariables(agrees ? PURCHASE_YES_ANSWER : PURCHASE_NO_ANSWER, values) },
+      { role: "bot", text: line(agrees ? PURCHASE_YES_ANSWER : PURCHASE_NO_ANSWER) },
       ...(endMessage ? [{ role: "bot" as const, text: endMessage }] : []),
     ];
     const times = spread(lines);
@@ -326,7 +340,7 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
 
   // An agent that books: the caller asks for an appointment and takes the first open time.
   if (outcome === "answered" && config.appointment_enable) {
-    const booking = bookingConversation({ request, name, agentName, welcome, endMessage });
+    const booking = bookingConversation({ request, known, agentName, welcome, endMessage });
     const times = spread(booking.plan);
     const inCall = (at: number) => ({ ...baseCall, status: "in-progress", updatedAt: iso(at) });
     const toolCall = (spec: FunctionToolSpec, args: Json, lineIndex: number, then: SandboxEvent["then"]): SandboxEvent => {
@@ -357,34 +371,34 @@ export function sandboxCallScript(request: PhoneCallRequest, providerCallId: str
   const lines: Line[] = [];
   if (outcome === "answered") {
     if (welcome) lines.push({ role: "bot", text: welcome });
-    lines.push({ role: "user", text: renderVariables(pick(OPENERS, request.callId, "opener"), values) });
-    lines.push({ role: "bot", text: renderVariables(pick(FOLLOW_UPS, request.callId, "follow-up"), values) });
+    lines.push({ role: "user", text: line(pick(OPENERS, request.callId, "opener")) });
+    lines.push({ role: "bot", text: line(pick(FOLLOW_UPS, request.callId, "follow-up")) });
     lines.push({ role: "user", text: pick(CLOSERS, request.callId, "closer") });
     if (endMessage) lines.push({ role: "bot", text: endMessage });
   } else if (outcome === "opt-out") {
     if (welcome) lines.push({ role: "bot", text: welcome });
     lines.push({ role: "user", text: OPT_OUT_REQUEST });
-    lines.push({ role: "bot", text: renderVariables(OPT_OUT_ANSWER, values) });
+    lines.push({ role: "bot", text: line(OPT_OUT_ANSWER) });
   } else if (outcome === "declined") {
     if (welcome) lines.push({ role: "bot", text: welcome });
-    lines.push({ role: "user", text: renderVariables(pick(OPENERS, request.callId, "opener"), values) });
-    lines.push({ role: "bot", text: renderVariables(pick(FOLLOW_UPS, request.callId, "follow-up"), values) });
+    lines.push({ role: "user", text: line(pick(OPENERS, request.callId, "opener")) });
+    lines.push({ role: "bot", text: line(pick(FOLLOW_UPS, request.callId, "follow-up")) });
     lines.push({ role: "user", text: DECLINE });
-    lines.push({ role: "bot", text: renderVariables(DECLINE_ANSWER, values) });
+    lines.push({ role: "bot", text: line(DECLINE_ANSWER) });
   } else if (outcome === "voicemail") {
-    const voicemail = renderVariables(config.voice.voice_mail ?? "", values).trim();
+    const voicemail = say(config.voice.voice_mail ?? "");
     if (voicemail) lines.push({ role: "bot", text: voicemail });
   }
 
   const summary =
     outcome === "answered"
-      ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} answered, listened and had nothing further to discuss; ` +
+      ? `${agentName} spoke with ${name} (${request.customer.number}). ${Name} answered, listened and had nothing further to discuss; ` +
         "the call ended politely with the closing message. (Simulated by the sandbox: no real call was placed.)"
       : outcome === "opt-out"
-        ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} asked not to be called again; the assistant confirmed ` +
+        ? `${agentName} spoke with ${name} (${request.customer.number}). ${Name} asked not to be called again; the assistant confirmed ` +
           "and ended the call. (Simulated by the sandbox: no real call was placed.)"
       : outcome === "declined"
-        ? `${agentName} spoke with ${name} (${request.customer.number}). ${name} was not interested; the assistant thanked them and ended the call. (Simulated by the sandbox: no real call was placed.)`
+        ? `${agentName} spoke with ${name} (${request.customer.number}). ${Name} was not interested; the assistant thanked them and ended the call. (Simulated by the sandbox: no real call was placed.)`
       : outcome === "voicemail"
         ? `The call to ${name} (${request.customer.number}) reached voicemail${lines.length > 0 ? "; the assistant left a message" : ""}. (Simulated by the sandbox.)`
         : null;
@@ -416,13 +430,13 @@ function toolResult(answer: WebhookAnswer | null): string | null {
  * The conversation of a sandbox call to an agent that books: the lines as planned (their count fixes
  * when each tool is called) and the variants once the calendar has answered.
  */
-function bookingConversation(input: { request: PhoneCallRequest; name: string; agentName: string; welcome: string; endMessage: string }) {
-  const { request, name, agentName, welcome, endMessage } = input;
-  const who = `${name} (${request.customer.number})`;
+function bookingConversation(input: { request: PhoneCallRequest; known: string; agentName: string; welcome: string; endMessage: string }) {
+  const { request, known, agentName, welcome, endMessage } = input;
+  const who = `${known || "the customer"} (${request.customer.number})`;
   const customerName = request.customer.name?.trim() || request.variableValues.name?.trim() || "Sandbox caller";
   const before: Line[] = [
     ...(welcome ? [{ role: "bot" as const, text: welcome }] : []),
-    { role: "user", text: name === "there" ? "Hi, I'd like to book an appointment, please." : `Hi, this is ${name}. I'd like to book an appointment, please.` },
+    { role: "user", text: known ? `Hi, this is ${known}. I'd like to book an appointment, please.` : "Hi, I'd like to book an appointment, please." },
     { role: "bot", text: "Of course. Let me check the calendar for the next open time." },
   ];
   const after: Line[] = [{ role: "user", text: pick(CLOSERS, request.callId, "closer") }, ...(endMessage ? [{ role: "bot" as const, text: endMessage }] : [])];
@@ -496,6 +510,12 @@ export interface SandboxRunningCall {
 }
 
 const VAPI_CALL_TYPE: Readonly<Record<CallType, string>> = { web: "webCall", inbound: "inboundPhoneCall", outbound: "outboundPhoneCall" };
+
+/** What Vapi's default variables know of a running call: its start, and the customer of a phone call (a web call has none). */
+const runningCallVariables = (call: SandboxRunningCall): CallVariableContext => ({
+  now: call.startedAt,
+  customer: call.type === "web" ? null : { number: call.customerNumber, name: call.customerName?.trim() || null },
+});
 
 /** The provider call id of a sandbox call: its own, or one derived from our id (the same on every restart). */
 export const sandboxProviderCallId = (call: Pick<SandboxRunningCall, "callId" | "providerCallId">) => call.providerCallId ?? `sandbox-${call.callId}`;
@@ -587,7 +607,7 @@ export function sandboxInProgressEvent(call: SandboxRunningCall): Json {
  */
 export function sandboxWebCallEnd(call: SandboxRunningCall, endedAt: number, endedReason: string, options: { title?: string; listeningAfterMs?: number } = {}) {
   const listening = options.listeningAfterMs ?? 1000;
-  const welcome = renderVariables(call.config.agent_welcome_message, call.variableValues).trim();
+  const welcome = renderVariables(call.config.agent_welcome_message, call.variableValues, runningCallVariables(call)).trim();
   const lines: { role: "bot" | "user"; text: string; atMs: number }[] = sandboxWebCallOpening(welcome).map((line) => ({ role: "bot", text: line.text, atMs: listening + line.startMs }));
   if (endedReason !== "customer-ended-call") lines.push({ role: "bot", text: SANDBOX_WEB_CALL_END_MESSAGE, atMs: Math.max(0, endedAt - call.startedAt - sandboxLineMs(SANDBOX_WEB_CALL_END_MESSAGE)) });
   const seconds = Math.max(1, Math.ceil((endedAt - call.startedAt) / 1000));
@@ -626,15 +646,15 @@ export function sandboxResumedEnd(call: SandboxRunningCall, status: ProviderCall
   const wanted = now + Math.max(0, seconds) * 1000;
   const overLimit = wanted > limit;
   const endedAt = overLimit ? limit : wanted;
-  const values = { ...call.variableValues };
-  const name = call.customerName?.trim().split(/\s+/)[0] || values.name || "there";
-  values.name ??= name;
+  const known = call.customerName?.trim().split(/\s+/)[0] || call.variableValues.name?.trim() || "";
+  const name = known || "the customer";
+  const variables = runningCallVariables(call);
   const texts: { role: "bot" | "user"; text: string }[] = [];
-  const welcome = renderVariables(call.config.agent_welcome_message, values).trim();
-  const endMessage = renderVariables(call.config.agent_end_call_message, values).trim();
+  const welcome = renderVariables(call.config.agent_welcome_message, call.variableValues, variables).trim();
+  const endMessage = renderVariables(call.config.agent_end_call_message, call.variableValues, variables).trim();
   if (welcome) texts.push({ role: "bot", text: welcome });
-  texts.push({ role: "user", text: renderVariables(pick(OPENERS, call.callId, "opener"), values) });
-  texts.push({ role: "bot", text: renderVariables(pick(FOLLOW_UPS, call.callId, "follow-up"), values) });
+  texts.push({ role: "user", text: pick(OPENERS, call.callId, "opener")(known) });
+  texts.push({ role: "bot", text: pick(FOLLOW_UPS, call.callId, "follow-up")(known) });
   texts.push({ role: "user", text: pick(CLOSERS, call.callId, "closer") });
   if (endMessage && !overLimit) texts.push({ role: "bot", text: endMessage });
   const talkMs = endedAt - call.startedAt;
@@ -643,7 +663,7 @@ export function sandboxResumedEnd(call: SandboxRunningCall, status: ProviderCall
   const agentName = call.config.agent_name.trim() || "The assistant";
   const summary = overLimit
     ? `${agentName} spoke with ${name}; the call reached the agent's maximum duration (${call.config.max_duration_seconds} s) and was ended. (Simulated by the sandbox.)`
-    : `${agentName} spoke with ${name}. ${name} had nothing further to discuss; the call ended politely with the closing message. (Simulated by the sandbox: no real call was placed.)`;
+    : `${agentName} spoke with ${name}. ${known || "The customer"} had nothing further to discuss; the call ended politely with the closing message. (Simulated by the sandbox: no real call was placed.)`;
   return sandboxEndEvents(call, { endedAt, endedReason: overLimit ? "exceeded-max-duration" : SANDBOX_ENDED_REASON.answered, lines, summary });
 }
 

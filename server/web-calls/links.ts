@@ -9,8 +9,8 @@ import { webCallPagePath, type WebCallDetails, type WebCallIcon, type WebCallLin
 import type { OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
 import { agents, webCallLinks } from "../db/schema";
-import { renderVariables } from "../voice/sandbox-calls";
 import type { VoiceProvider } from "../voice/types";
+import { renderVariables } from "../voice/variables";
 
 export type WebCallLinkRow = typeof webCallLinks.$inferSelect;
 type AgentRow = typeof agents.$inferSelect;
@@ -44,8 +44,8 @@ export function linkVariables(row: Pick<WebCallLinkRow, "recipientName">): Recor
 /**
  * The public page's details (spec §3). `assistantId` is what the browser starts the call with: the
  * agent's Vapi assistant in Vapi mode (when it has one), otherwise our agent id (the sandbox web client
- * works with our ids). `firstMessage` is the agent's welcome message as the call says it (`{{name}}` is
- * the link's recipient).
+ * works with our ids). `firstMessage` is the agent's welcome message as the call says it, rendered as Vapi
+ * renders it (`{{ name | default: "there" }}`: the link's recipient).
  */
 export function toWebCallDetails(row: WebCallLinkRow, agent: Pick<LinkAgent, "id" | "providerAssistantId" | "config">, voice: Pick<VoiceProvider, "mode">): WebCallDetails {
   return {
