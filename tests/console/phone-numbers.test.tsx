@@ -88,7 +88,7 @@ describe("Phone Numbers", () => {
     expect(within(main).queryByRole("button", { name: /Make default/ })).toBeNull();
   });
 
-  it("on a phone, shows each number under its name, in sight, not in a column off to the right", async () => {
+  it("on a phone, shows each number under its name with its agent and its actions, in sight, not in columns off to the right", async () => {
     const restore = asPhone();
     try {
       const fetch = installFetchFake();
@@ -98,6 +98,12 @@ describe("Phone Numbers", () => {
       const [name] = within(row("Main line")).getAllByRole("cell");
       expect(within(name!).getByText("+1 (415) 555-0142")).toBeInTheDocument();
       expect(within(name!).getByRole("button", { name: "Copy E.164" })).toBeInTheDocument();
+      // Whose calls it takes and what can be done with it, in the same cell: nothing to scroll sideways for.
+      const [bookings] = within(row("Bookings")).getAllByRole("cell");
+      expect(bookings).toHaveTextContent("Answered by: Bookings Agent");
+      for (const action of ["Make default Bookings", "Edit Bookings", "Delete Bookings"]) expect(within(bookings!).getByRole("button", { name: action })).toBeInTheDocument();
+      expect(within(row("Bookings")).getAllByRole("cell")).toHaveLength(1);
+      expect(document.querySelector(".ant-table-content")?.getAttribute("style") ?? "").not.toMatch(/overflow-x: auto/);
     } finally {
       restore();
     }

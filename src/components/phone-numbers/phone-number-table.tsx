@@ -31,8 +31,30 @@ export function PhoneNumberTable({
   loaded: boolean;
 }) {
   const agentName = new Map(agents.map((agent) => [agent.id, agent.agent_name]));
-  // On a phone the table scrolls sideways: the number goes under the name, in sight.
+  // On a phone a row is one column, all in sight without scrolling sideways: the name, the number, the agent that
+  // answers it and the actions (make default, edit, delete); the provider is left to the desktop.
   const { narrow } = useShell();
+  const agent = (record: PhoneNumber) =>
+    record.agent_id ? (agentName.get(record.agent_id) ?? "…") : <Typography.Text type="secondary">{text.noAgent}</Typography.Text>;
+  const buttons = (record: PhoneNumber) => (
+    <Space size={4} wrap>
+      {actions.onMakeDefault && !record.isDefault && (
+        <Button size="small" onClick={() => actions.onMakeDefault?.(record)} aria-label={`${text.makeDefault} ${record.name}`}>
+          {text.makeDefault}
+        </Button>
+      )}
+      {actions.onEdit && (
+        <Button size="small" onClick={() => actions.onEdit?.(record)} aria-label={`${text.edit} ${record.name}`}>
+          {text.edit}
+        </Button>
+      )}
+      {actions.onDelete && (
+        <Button size="small" danger onClick={() => actions.onDelete?.(record)} aria-label={`${text.delete} ${record.name}`}>
+          {text.delete}
+        </Button>
+      )}
+    </Space>
+  );
   const number = (record: PhoneNumber) => (
     <Tooltip title={record.number}>
       <Typography.Text copyable={{ text: record.number, tooltips: [text.copy, record.number] }}>{formatPhoneNumber(record.number)}</Typography.Text>
@@ -42,8 +64,8 @@ export function PhoneNumberTable({
     <Table<PhoneNumber>
       {...tableProps}
       rowKey="id"
-      // Columns keep their content's width (a number on one line); on a phone the table scrolls inside itself.
-      scroll={{ x: "max-content" }}
+      // Columns keep their content's width (a number on one line) on a desktop; a phone's single column fits.
+      scroll={narrow ? undefined : { x: "max-content" }}
       locale={{
         emptyText: listEmptyText(
           loaded,
@@ -77,9 +99,13 @@ export function PhoneNumberTable({
             </Space>
           );
           return narrow ? (
-            <Space direction="vertical" size={2}>
+            <Space direction="vertical" size={4}>
               {name}
               <span className="phone-numbers__row-number">{number(record)}</span>
+              <span>
+                {text.columns.agent}: {agent(record)}
+              </span>
+              {buttons(record)}
             </Space>
           ) : (
             name
@@ -87,38 +113,9 @@ export function PhoneNumberTable({
         }}
       />
       {!narrow && <Table.Column<PhoneNumber> title={text.columns.number} dataIndex="number" render={(_, record) => number(record)} />}
-      <Table.Column<PhoneNumber> title={text.columns.provider} dataIndex="provider" render={(_, record) => text.providers[record.provider] ?? record.provider} />
-      <Table.Column<PhoneNumber>
-        title={text.columns.agent}
-        dataIndex="agent_id"
-        render={(_, record) =>
-          record.agent_id ? (agentName.get(record.agent_id) ?? "…") : <Typography.Text type="secondary">{text.noAgent}</Typography.Text>
-        }
-      />
-      <Table.Column<PhoneNumber>
-        title={text.actions}
-        key="actions"
-        align="right"
-        render={(_, record) => (
-          <Space size={4}>
-            {actions.onMakeDefault && !record.isDefault && (
-              <Button size="small" onClick={() => actions.onMakeDefault?.(record)} aria-label={`${text.makeDefault} ${record.name}`}>
-                {text.makeDefault}
-              </Button>
-            )}
-            {actions.onEdit && (
-              <Button size="small" onClick={() => actions.onEdit?.(record)} aria-label={`${text.edit} ${record.name}`}>
-                {text.edit}
-              </Button>
-            )}
-            {actions.onDelete && (
-              <Button size="small" danger onClick={() => actions.onDelete?.(record)} aria-label={`${text.delete} ${record.name}`}>
-                {text.delete}
-              </Button>
-            )}
-          </Space>
-        )}
-      />
+      {!narrow && <Table.Column<PhoneNumber> title={text.columns.provider} dataIndex="provider" render={(_, record) => text.providers[record.provider] ?? record.provider} />}
+      {!narrow && <Table.Column<PhoneNumber> title={text.columns.agent} dataIndex="agent_id" render={(_, record) => agent(record)} />}
+      {!narrow && <Table.Column<PhoneNumber> title={text.actions} key="actions" align="right" render={(_, record) => buttons(record)} />}
     </Table>
   );
 }
