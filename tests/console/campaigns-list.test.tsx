@@ -36,7 +36,9 @@ describe("the campaign list", () => {
 
     const running = row("Spring renewals");
     expect(within(running).getByText("Paused")).toBeInTheDocument();
-    expect(within(running).getByText("Front desk · +1 (415) 555-0142")).toBeInTheDocument();
+    expect(within(running).getAllByRole("cell")[0]).toHaveTextContent("Front desk · +1 (415) 555-0142");
+    // The caller number is kept on one line.
+    expect(within(running).getByText("+1 (415) 555-0142")).toHaveClass("campaigns__number");
     expect(within(running).getByRole("progressbar", { name: "Progress of Spring renewals" })).toHaveAttribute("aria-valuenow", "50");
     expect(within(running).getByText("50 of 100 done")).toBeInTheDocument();
     expect(within(running).getByText("40 answered · 2 calling · 45 waiting · 5 busy · 5 no answer · 3 need a time zone")).toBeInTheDocument();
@@ -44,12 +46,12 @@ describe("the campaign list", () => {
 
     const draft = row("Winback");
     expect(within(draft).getByText("Draft")).toBeInTheDocument();
-    expect(within(draft).getByText("No agent yet · no caller number yet")).toBeInTheDocument();
+    expect(within(draft).getAllByRole("cell")[0]).toHaveTextContent("No agent yet · no caller number yet");
     expect(within(draft).getByText("No contacts yet")).toBeInTheDocument();
     expect(screen.getByText("2 campaigns")).toBeInTheDocument();
   });
 
-  it("on a phone, shows each campaign's state under its name, in sight, not in a column off to the right", async () => {
+  it("on a phone, shows each campaign's state, progress, next window and actions under its name, in sight, not in columns off to the right", async () => {
     const restore = asPhone();
     try {
       await openList("org:admin", [{ ...RUNNING, status: "paused", pause_code: "wallet", pause_reason: "Your wallet balance is too low: top up to resume." }, DRAFT]);
@@ -57,6 +59,11 @@ describe("the campaign list", () => {
       const [name] = within(row("Spring renewals")).getAllByRole("cell");
       expect(within(name!).getByText("Paused")).toBeInTheDocument();
       expect(within(within(row("Winback")).getAllByRole("cell")[0]!).getByText("Draft")).toBeInTheDocument();
+      // One column: what it is, how far it got and what can be done with it, without scrolling sideways.
+      expect(within(row("Spring renewals")).getAllByRole("cell")).toHaveLength(1);
+      expect(within(name!).getByRole("progressbar", { name: "Progress of Spring renewals" })).toBeInTheDocument();
+      expect(within(name!).getByRole("button", { name: "Resume Spring renewals" })).toBeInTheDocument();
+      expect(within(name!).getByText("+1 (415) 555-0142")).toHaveClass("campaigns__number");
     } finally {
       restore();
     }

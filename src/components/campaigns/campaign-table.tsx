@@ -45,14 +45,16 @@ export function CampaignTable({
   onCreate?: () => void;
   onClearFilters: () => void;
 }) {
-  // On a phone the table scrolls sideways: the status goes under the name, in sight.
+  // On a phone a row is one column, all in sight without scrolling sideways: the name, the agent and caller number
+  // (the number on one line), the status, the progress, the next window and the actions; the counts' breakdown is
+  // left to the desktop and the campaign's page.
   const { narrow } = useShell();
   return (
     <Table<Campaign>
       {...tableProps}
       rowKey="id"
-      // Columns keep their content's width; on a phone the table scrolls inside itself.
-      scroll={{ x: "max-content" }}
+      // Columns keep their content's width on a desktop; a phone's single column fits.
+      scroll={narrow ? undefined : { x: "max-content" }}
       locale={{
         emptyText: listEmptyText(
           loaded,
@@ -73,25 +75,36 @@ export function CampaignTable({
           <Flex vertical gap={2} className="campaigns__name">
             <Link to={`/campaigns/${encodeURIComponent(campaign.id)}/calls`}>{campaign.name}</Link>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {text.agentAndNumber(campaign.agent_name ?? text.noAgent, campaign.phone_number ? formatPhoneNumber(campaign.phone_number) : text.noNumber)}
+              {campaign.agent_name ?? text.noAgent}
+              {" · "}
+              <span className="campaigns__number">{campaign.phone_number ? formatPhoneNumber(campaign.phone_number) : text.noNumber}</span>
             </Typography.Text>
             {narrow && (
-              <span className="campaigns__row-status">
-                <CampaignStatusTag campaign={campaign} />
-              </span>
+              <>
+                <span className="campaigns__row-status">
+                  <CampaignStatusTag campaign={campaign} />
+                </span>
+                <CampaignProgress name={campaign.name} counts={campaign.counts} />
+                <NextWindow at={campaign.next_window_at} status={campaign.status} />
+                <CampaignActions campaign={campaign} actions={actions} permissions={permissions} compact />
+              </>
             )}
           </Flex>
         )}
       />
       {!narrow && <Table.Column<Campaign> title={text.columns.status} dataIndex="status" render={(_, campaign) => <CampaignStatusTag campaign={campaign} />} />}
-      <Table.Column<Campaign> title={text.columns.progress} key="progress" render={(_, campaign) => <CampaignProgress name={campaign.name} counts={campaign.counts} />} />
-      <Table.Column<Campaign> title={text.columns.counts} key="counts" render={(_, campaign) => <CampaignCounts counts={campaign.counts} />} />
-      <Table.Column<Campaign> title={text.columns.nextWindow} dataIndex="next_window_at" render={(_, campaign) => <NextWindow at={campaign.next_window_at} status={campaign.status} />} />
-      <Table.Column<Campaign>
-        title={text.columns.actions}
-        key="actions"
-        render={(_, campaign) => <CampaignActions campaign={campaign} actions={actions} permissions={permissions} compact />}
-      />
+      {!narrow && <Table.Column<Campaign> title={text.columns.progress} key="progress" render={(_, campaign) => <CampaignProgress name={campaign.name} counts={campaign.counts} />} />}
+      {!narrow && <Table.Column<Campaign> title={text.columns.counts} key="counts" render={(_, campaign) => <CampaignCounts counts={campaign.counts} />} />}
+      {!narrow && (
+        <Table.Column<Campaign> title={text.columns.nextWindow} dataIndex="next_window_at" render={(_, campaign) => <NextWindow at={campaign.next_window_at} status={campaign.status} />} />
+      )}
+      {!narrow && (
+        <Table.Column<Campaign>
+          title={text.columns.actions}
+          key="actions"
+          render={(_, campaign) => <CampaignActions campaign={campaign} actions={actions} permissions={permissions} compact />}
+        />
+      )}
     </Table>
   );
 }
