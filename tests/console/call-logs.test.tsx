@@ -63,7 +63,7 @@ describe("the Call Logs list", () => {
     expect(screen.getByText("about 12,345 calls")).toBeInTheDocument();
   });
 
-  it("on a phone, shows each call's status and outcome under its start time, in sight, not in columns off to the right", async () => {
+  it("on a phone, shows whose call, the agent, duration, cost, status and outcome under its start time, in sight, not in columns off to the right", async () => {
     const restore = asPhone();
     try {
       const fetch = serveCalls(installFetchFake(), [makeCall(), makeCall({ id: OTHER_CALL_ID, status: "in-progress", outcome: "in_progress" })]);
@@ -77,6 +77,10 @@ describe("the Call Logs list", () => {
       expect(within(started!).getByText("ended")).toBeInTheDocument();
       expect(within(started!).getByText("Answered")).toBeInTheDocument();
       expect(within(within(second!).getAllByRole("cell")[0]!).getByText("in-progress")).toBeInTheDocument();
+      // Whose call it was, with which agent, how long and what it cost: one column, nothing to scroll sideways for.
+      expect(within(first!).getAllByRole("cell")).toHaveLength(1);
+      expect(within(started!).getByText("Grace Hopper · +14155550100")).toBeInTheDocument();
+      expect(within(started!).getByText("Front desk · 1:15 · $0.13")).toBeInTheDocument();
     } finally {
       restore();
     }

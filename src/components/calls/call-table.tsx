@@ -49,14 +49,16 @@ export function CallTable({
   onOpen: (id: string) => void;
 }) {
   const rubricOf = useAgentRubrics();
-  // On a phone the table scrolls sideways: the status and outcome go under the start time, in sight.
+  const agentOf = (call: CallListItem) => call.agent_name ?? (call.agent_id ? text.unknownAgent : "—");
+  // On a phone a row is one column, all in sight without scrolling sideways: when (the link that opens it), whose
+  // call (customer), which agent, how long and what it cost, its status and outcome; the rest is in its drawer.
   const { narrow } = useShell();
   return (
     <Table<CallListItem>
       {...tableProps}
       rowKey="id"
       size="middle"
-      scroll={{ x: 1200 }}
+      scroll={narrow ? undefined : { x: 1200 }}
       onRow={(call) => ({ onClick: () => onOpen(call.id), className: "call-logs__row" })}
       locale={{ emptyText: listEmptyText(loaded, <Empty description={filtered ? text.emptyFiltered : text.empty} />) }}
     >
@@ -72,30 +74,36 @@ export function CallTable({
             </Button>
             {call.is_sandbox && <Tag color="purple">{SANDBOX_CALL_LABEL}</Tag>}
             {narrow && (
-              <Flex gap={4} wrap className="call-logs__row-status">
-                <CallStatusTag status={call.status} />
-                <CallOutcomeTag outcome={call.outcome} />
+              <Flex vertical gap={2} className="call-logs__row-facts">
+                <Typography.Text>
+                  {[call.customer_name, call.customer_number].filter(Boolean).join(" · ") || "—"}
+                </Typography.Text>
+                <Typography.Text type="secondary">
+                  {[agentOf(call), formatDuration(call.duration_seconds), formatCost(call.cost)].join(" · ")}
+                </Typography.Text>
+                <Flex gap={4} wrap className="call-logs__row-status">
+                  <CallStatusTag status={call.status} />
+                  <CallOutcomeTag outcome={call.outcome} />
+                </Flex>
               </Flex>
             )}
           </Flex>
         )}
       />
-      <Table.Column<CallListItem>
-        dataIndex="agent_name"
-        title={columns.agent}
-        render={(value: string | null | undefined, call) => value ?? (call.agent_id ? text.unknownAgent : "—")}
-      />
-      <Table.Column<CallListItem>
-        key="customer"
-        title={columns.customer}
-        render={(_, call) => (
-          <Flex vertical>
-            <Typography.Text>{call.customer_name || "—"}</Typography.Text>
-            {call.customer_number && <Typography.Text type="secondary">{call.customer_number}</Typography.Text>}
-          </Flex>
-        )}
-      />
-      <Table.Column<CallListItem> dataIndex="type" title={columns.type} render={(value: string) => <Tag>{value}</Tag>} />
+      {!narrow && <Table.Column<CallListItem> dataIndex="agent_name" title={columns.agent} render={(_, call) => agentOf(call)} />}
+      {!narrow && (
+        <Table.Column<CallListItem>
+          key="customer"
+          title={columns.customer}
+          render={(_, call) => (
+            <Flex vertical>
+              <Typography.Text>{call.customer_name || "—"}</Typography.Text>
+              {call.customer_number && <Typography.Text type="secondary">{call.customer_number}</Typography.Text>}
+            </Flex>
+          )}
+        />
+      )}
+      {!narrow && <Table.Column<CallListItem> dataIndex="type" title={columns.type} render={(value: string) => <Tag>{value}</Tag>} />}
       {!narrow && <Table.Column<CallListItem> dataIndex="status" title={columns.status} render={(value: CallStatus) => <CallStatusTag status={value} />} />}
       {!narrow && (
         <Table.Column<CallListItem>
@@ -104,26 +112,32 @@ export function CallTable({
           render={(value: CallOutcome | undefined) => (value ? <CallOutcomeTag outcome={value} /> : "—")}
         />
       )}
-      <Table.Column<CallListItem>
-        dataIndex="duration_seconds"
-        title={columns.duration}
-        sorter
-        sortOrder={getDefaultSortOrder("duration_seconds", sorters)}
-        render={(value: number | null) => formatDuration(value)}
-      />
-      <Table.Column<CallListItem>
-        dataIndex="cost"
-        title={columns.cost}
-        sorter
-        sortOrder={getDefaultSortOrder("cost", sorters)}
-        render={(value: number | null) => formatCost(value)}
-      />
-      <Table.Column<CallListItem> dataIndex="ended_reason" title={columns.endedReason} render={(value: string | null) => value ?? "—"} />
-      <Table.Column<CallListItem>
-        dataIndex="success_evaluation"
-        title={columns.success}
-        render={(value: string | null, call) => <SuccessEvaluation value={value} rubric={rubricOf(call.agent_id)} success={call.success} />}
-      />
+      {!narrow && (
+        <Table.Column<CallListItem>
+          dataIndex="duration_seconds"
+          title={columns.duration}
+          sorter
+          sortOrder={getDefaultSortOrder("duration_seconds", sorters)}
+          render={(value: number | null) => formatDuration(value)}
+        />
+      )}
+      {!narrow && (
+        <Table.Column<CallListItem>
+          dataIndex="cost"
+          title={columns.cost}
+          sorter
+          sortOrder={getDefaultSortOrder("cost", sorters)}
+          render={(value: number | null) => formatCost(value)}
+        />
+      )}
+      {!narrow && <Table.Column<CallListItem> dataIndex="ended_reason" title={columns.endedReason} render={(value: string | null) => value ?? "—"} />}
+      {!narrow && (
+        <Table.Column<CallListItem>
+          dataIndex="success_evaluation"
+          title={columns.success}
+          render={(value: string | null, call) => <SuccessEvaluation value={value} rubric={rubricOf(call.agent_id)} success={call.success} />}
+        />
+      )}
     </Table>
   );
 }
