@@ -4,7 +4,7 @@ import { PLAN_LIMIT_LABELS, PLANS, SALES_EMAIL } from "../../contract/plans";
 import { subscriptionText as text } from "../../src/components/subscriptions/strings";
 import { browserNavigation } from "../../src/components/subscriptions/use-subscription";
 import { leaveBillingScreenAlone, makeSubscription, serveSubscription } from "./subscriptions-fixtures";
-import { findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs, waitForPath } from "./test-utils";
+import { asPhone, findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs, waitForPath } from "./test-utils";
 
 async function open(options: Parameters<typeof serveSubscription>[1] & { role?: "org:admin" | "org:member"; path?: string } = {}) {
   const fetch = installFetchFake();
@@ -51,6 +51,26 @@ describe("Subscriptions: the plan comparison", () => {
     expect(within(planRow("Pro")).getByRole("button", { name: "Upgrade to Pro" })).toBeEnabled();
     const sales = within(planRow("Enterprise")).getByRole("link", { name: "Contact sales" });
     expect(sales.getAttribute("href")).toMatch(new RegExp(`^mailto:${SALES_EMAIL}`));
+  });
+
+  it("on a phone, shows each plan with its price, every limit and its button, in sight, not in a sideways scroll", async () => {
+    const restore = asPhone();
+    try {
+      await open({ subscription: makeSubscription("starter") });
+      const plans = await screen.findByRole("list", { name: text.table.title });
+      const items = within(plans).getAllByRole("listitem");
+      expect(items.map((item) => within(item).getByText(/^(Free|Starter|Pro|Enterprise)$/).textContent)).toEqual(["Free", "Starter", "Pro", "Enterprise"]);
+      const pro = items[2]!;
+      expect(within(pro).getByText("$199/month")).toBeInTheDocument();
+      for (const label of Object.values(PLAN_LIMIT_LABELS)) expect(within(pro).getByText(label)).toBeInTheDocument();
+      expect(within(pro).getByText("100,000")).toBeInTheDocument();
+      expect(within(pro).getByRole("button", { name: "Upgrade to Pro" })).toBeEnabled();
+      expect(within(items[0]!).getByRole("button", { name: "Downgrade to Free" })).toBeEnabled();
+      expect(items[1]).toHaveAttribute("aria-current", "true");
+      expect(within(table()).queryByRole("table")).toBeNull();
+    } finally {
+      restore();
+    }
   });
 
   it("an over-limit downgrade's preview lists what is over the new plan, the price change and each limit's change", async () => {

@@ -1,8 +1,10 @@
 import { Button, Card, Table, Tag, Tooltip, Typography, type TableProps } from "antd";
 import type { HTMLAttributes } from "react";
 import { PLAN_LIMIT_KEYS, PLAN_LIMIT_LABELS, PLAN_ORDER, PLANS, type Plan, type PlanId } from "../../../contract/plans";
+import { useShell } from "../layout/shell-context";
 import { formatCount, formatPrice } from "./format";
 import { subscriptionText } from "./strings";
+import "./subscriptions.css";
 
 const text = subscriptionText;
 
@@ -67,10 +69,39 @@ const limitFigure = (value: number | null) => (value === null ? text.table.unlim
 
 /**
  * Every plan side by side (contract/plans.ts, cheapest first): price, each limit, the current plan
- * marked, and what choosing each one is. Scrolls sideways on a phone.
+ * marked, and what choosing each one is. On a phone, one block per plan (its limits listed, its button under
+ * them), so that nothing hides in a sideways scroll.
  */
 export function PlanTable({ current, canChange, permissionKnown, onChoose }: { current: Plan; canChange: boolean; permissionKnown: boolean; onChoose: (plan: PlanId) => void }) {
   const plans = PLAN_ORDER.map((id) => PLANS[id]);
+  const { narrow } = useShell();
+  const price = (plan: Plan) => (plan.price_usd_monthly === null ? text.table.custom : text.table.perMonth(formatPrice(plan.price_usd_monthly)));
+  if (narrow) {
+    return (
+      <Card title={<h2 style={{ margin: 0, fontSize: 16 }}>{text.table.title}</h2>}>
+        <ul className="plan-list" aria-label={text.table.title}>
+          {plans.map((plan) => (
+            <li key={plan.id} className="plan-list__plan" aria-current={plan.id === current.id ? "true" : undefined}>
+              <div className="plan-list__head">
+                <Typography.Text strong>{plan.name}</Typography.Text>
+                {plan.id === current.id && <Tag color="blue">{text.table.currentTag}</Tag>}
+                <span className="plan-list__price">{price(plan)}</span>
+              </div>
+              <dl className="plan-list__limits">
+                {PLAN_LIMIT_KEYS.map((key) => (
+                  <div key={key}>
+                    <dt>{PLAN_LIMIT_LABELS[key]}</dt>
+                    <dd>{limitFigure(plan.limits[key])}</dd>
+                  </div>
+                ))}
+              </dl>
+              <PlanButton current={current} plan={plan} canChange={canChange} permissionKnown={permissionKnown} onChoose={onChoose} />
+            </li>
+          ))}
+        </ul>
+      </Card>
+    );
+  }
   const columns: NonNullable<TableProps<Plan>["columns"]> = [
     {
       key: "plan",
@@ -94,7 +125,7 @@ export function PlanTable({ current, canChange, permissionKnown, onChoose }: { c
       key: "price",
       title: text.table.price,
       width: 110,
-      render: (_, plan) => (plan.price_usd_monthly === null ? text.table.custom : text.table.perMonth(formatPrice(plan.price_usd_monthly))),
+      render: (_, plan) => price(plan),
     },
     ...PLAN_LIMIT_KEYS.map((key) => ({
       key,
