@@ -951,7 +951,7 @@ export const strings = {
       fileTooLarge: (size: string) => `This file is larger than ${size}.`,
       fileEmpty: "This file has no rows under its header.",
       fileUnreadable: "This file could not be read as CSV.",
-      fileSummary: (name: string, rows: string) => `${name}: ${rows} rows`,
+      fileSummary: (name: string, rows: number) => `${name}: ${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"}`,
       chooseAnother: "Choose another file",
       mapping: "Columns",
       numberColumn: "Phone number column",
@@ -967,8 +967,8 @@ export const strings = {
       previewNumber: "Number",
       previewName: "Name",
       previewTimezone: "Time zone",
-      import: (rows: string) => `Import ${rows} contacts`,
-      importing: (rows: string) => `Uploading ${rows} contacts…`,
+      import: (rows: number) => `Import ${rows.toLocaleString("en-US")} ${rows === 1 ? "contact" : "contacts"}`,
+      importing: (rows: number) => `Uploading ${rows.toLocaleString("en-US")} ${rows === 1 ? "contact" : "contacts"}…`,
       importProgress: "Upload progress",
       importFailed: "The contacts could not be imported",
       importPartly: (sent: string, total: string) => `${sent} of ${total} rows were imported before it stopped. Importing the file again skips those already in.`,
@@ -988,6 +988,16 @@ export const strings = {
       invalidMore: (shown: number, total: string) => `The first ${shown} of ${total} invalid rows.`,
       downloadInvalid: "Download invalid rows (CSV)",
       importAnother: "Import another file",
+      // Leaving the Contacts step with a file previewed but not imported (Next, Back, the stepper, Save).
+      pendingTitle: (rows: number, name: string) => `Import ${rows.toLocaleString("en-US")} ${rows === 1 ? "contact" : "contacts"} from ${name} before going on?`,
+      pendingBody: "This file is previewed but not imported yet. If you go on without importing it, the file and its column choices are discarded.",
+      pendingBlockedTitle: (name: string) => `${name} is not imported yet`,
+      pendingBlockedBody: "It cannot be imported with its columns as they are. Stay to finish them, or discard the file and go on without it.",
+      pendingDiscard: "Discard the file",
+      pendingStay: "Stay",
+      importedGoingOn: (name: string, added: string, duplicates: number, dnc: number, total: string) =>
+        `Imported ${name}: ${added} added${duplicates ? `, ${duplicates.toLocaleString("en-US")} already in the campaign` : ""}${dnc ? `, ${dnc.toLocaleString("en-US")} on the do-not-call list` : ""}. The campaign now has ${total} contacts.`,
+      importStayed: "Imported with rows to check, so you are still on this step: read the report below, then go on.",
       // Schedule step.
       windows: "Calling windows",
       windowsHint:

@@ -1,12 +1,13 @@
 import { DownloadOutlined, InboxOutlined } from "@ant-design/icons";
-import { Alert, Button, Checkbox, Flex, Form, Progress, Select, Statistic, Table, Typography, Upload } from "antd";
-import { useState } from "react";
+import { Alert, Button, Checkbox, Flex, Form, Modal, Progress, Select, Statistic, Table, Typography, Upload } from "antd";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import type { Campaign, ContactImportReport } from "../../../../contract/campaign";
 import { CAMPAIGN_PATHS, CONTACT_IMPORT_MAX_BYTES, CONTACT_IMPORT_STATUSES, CONTACT_VARIABLES_MAX, FINAL_CAMPAIGN_STATUSES } from "../../../../contract/campaign-shared";
 import { useAuthSession } from "../../../auth/session";
 import { strings } from "../../../config/strings";
 import { parseCsv, type ParsedCsv } from "../../../lib/csv";
 import { saveFile } from "../../../lib/csv-download";
+import { useToasts } from "../../../lib/toast";
 import type { ApiError } from "../../../providers/data/fetch-wrapper";
 import { sendWithProgress } from "../../../providers/data/upload";
 import { formatCount } from "../campaign-format";
@@ -20,6 +21,16 @@ interface ReadFile {
   name: string;
   csv: ParsedCsv;
 }
+
+/**
+ * Asked before the wizard leaves the Contacts step (Next, Back, a step in the stepper, Save); resolves
+ * true when it may go on. A file picked and previewed but not imported is never dropped silently: the
+ * member is asked "Import 120 contacts from leads.csv before going on?" and chooses Import (the upload
+ * runs in the dialog with its progress; the wizard goes on when the import is clean, and stays on this
+ * step with the report when it failed or left rows to check), Discard the file (goes on without it) or
+ * Stay. Until then the step stays current, so the stepper never ticks Contacts with a file waiting.
+ */
+export type LeaveContacts = () => boolean | Promise<boolean>;
 
 interface Outcome {
   report?: ContactImportReport;
@@ -66,11 +77,27 @@ function Preview({ file, mapping }: { file: ReadFile; mapping: ColumnMapping }) 
 }
 
 /** What the import did: counts, the variables, and the invalid rows (downloadable to fix). */
-function ImportReport({ outcome, file, mapping, campaign, onAgain }: { outcome: Outcome; file: ReadFile; mapping: ColumnMapping; campaign: Campaign; onAgain: () => void }) {
+function ImportReport({
+  outcome,
+  file,
+  mapping,
+  campaign,
+  stayed,
+  onAgain,
+}: {
+  outcome: Outcome;
+  file: ReadFile;
+  mapping: ColumnMapping;
+  campaign: Campaign;
+  /** Imported on the way out of the step, and kept here because the report has rows to check. */
+  stayed: boolean;
+  onAgain: () => void;
+}) {
   const report = outcome.report;
   const download = () => report && saveFile([invalidRowsCsv(report, file.csv)], `invalid-rows-${file.name.replace(/\.csv$/i, "")}.csv`);
   return (
     <section aria-label={text.report}>
+      {stayed && !outcome.error && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={text.importStayed} />}
       {outcome.error && (
         <Alert
           type="error"
@@ -140,19 +167,26 @@ function ImportReport({ outcome, file, mapping, campaign, onAgain }: { outcome: 
  * Drop a CSV, see its first rows, say which column is which, then import it into the campaign with
  * upload progress, and read the report.
  */
-function ContactImport({ campaign, onImported }: { campaign: Campaign; onImported: () => void }) {
+function ContactImport({ campaign, onImported, leaveGuard }: { campaign: Campaign; onImported: () => void; leaveGuard: RefObject<LeaveContacts | null> }) {
   const { getToken } = useAuthSession();
+  const toasts = useToasts();
   const [file, setFile] = useState<ReadFile | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [stayed, setStayed] = useState(false);
+  // The open "import before going on?" question: how to answer the wizard that is waiting to leave.
+  const [asking, setAsking] = useState<{ answer: (leave: boolean) => void } | null>(null);
+  const running = useRef<Promise<Outcome | null> | null>(null);
+  const question = useRef<Promise<boolean> | null>(null);
 
   const reset = () => {
     setFile(null);
     setMapping(null);
     setProblem(null);
     setOutcome(null);
+    setStayed(false);
   };
 
   const read = async (picked: File) => {
@@ -169,8 +203,8 @@ function ContactImport({ campaign, onImported }: { campaign: Campaign; onImporte
     setMapping(guessMapping(csv.header));
   };
 
-  const upload = async () => {
-    if (!file || !mapping || mapping.number === null) return;
+  const send = async (): Promise<Outcome | null> => {
+    if (!file || !mapping || mapping.number === null) return null;
     const chunks = inChunks(contactsOf(file.csv, mapping));
     const parts: Array<{ report: ContactImportReport; offset: number }> = [];
     setProgress(0);
@@ -187,17 +221,58 @@ function ContactImport({ campaign, onImported }: { campaign: Campaign; onImporte
         parts.push({ report: answer.data, offset });
         offset += contacts.length;
       }
-      setOutcome({ report: mergeReports(parts) });
+      const result = { report: mergeReports(parts) };
+      setOutcome(result);
+      return result;
     } catch (error) {
       const sent = parts.reduce((sum, part, index) => sum + (chunks[index]?.length ?? 0), 0);
-      setOutcome({ error: (error as ApiError | undefined)?.message ?? text.importFailed, ...(parts.length ? { report: mergeReports(parts), sent } : {}) });
+      const result = { error: (error as ApiError | undefined)?.message ?? text.importFailed, ...(parts.length ? { report: mergeReports(parts), sent } : {}) };
+      setOutcome(result);
+      return result;
     } finally {
       setProgress(null);
       onImported();
     }
   };
 
-  if (file && mapping && outcome) return <ImportReport outcome={outcome} file={file} mapping={mapping} campaign={campaign} onAgain={reset} />;
+  // One upload at a time, whether it was started from the step's button or from the question.
+  const upload = () => (running.current ??= send().finally(() => (running.current = null)));
+
+  /** Nothing to read before going on: no error, no invalid row, no added contact left waiting for a zone. */
+  const clean = (result: Outcome | null): result is Outcome & { report: ContactImportReport } =>
+    !!result?.report && !result.error && result.report.invalid_count === 0 && !(result.report.needs_timezone > 0 && !campaign.schedule.fallback_timezone);
+
+  const importThenAnswer = async (answer: (leave: boolean) => void) => {
+    const result = await upload();
+    setAsking(null);
+    if (clean(result)) {
+      const { report } = result;
+      toasts.success(text.importedGoingOn(file?.name ?? "", formatCount(report.accepted), report.duplicates, report.dnc, formatCount(report.total_contacts)));
+      answer(true);
+      return;
+    }
+    if (result && !result.error) setStayed(true);
+    answer(false);
+  };
+
+  const leave: LeaveContacts = () => {
+    if (!file || outcome) return true;
+    question.current ??= new Promise<boolean>((answer) => {
+      setAsking({ answer });
+      // Asked while an import started from the step is on its way: wait for it, then the same rule.
+      if (running.current) void importThenAnswer(answer);
+    }).finally(() => (question.current = null));
+    return question.current;
+  };
+
+  useEffect(() => {
+    leaveGuard.current = leave;
+    return () => {
+      leaveGuard.current = null;
+    };
+  });
+
+  if (file && mapping && outcome) return <ImportReport outcome={outcome} file={file} mapping={mapping} campaign={campaign} stayed={stayed} onAgain={reset} />;
 
   if (!file || !mapping) {
     return (
@@ -227,7 +302,16 @@ function ContactImport({ campaign, onImported }: { campaign: Campaign; onImporte
   const others = header.flatMap((_, index) => ([mapping.number, mapping.name, mapping.timezone].includes(index) ? [] : [index]));
   const variables = variableColumns(header, mapping);
   const tooMany = variables.length > CONTACT_VARIABLES_MAX;
-  const rows = formatCount(file.csv.rows.length);
+  const rows = file.csv.rows.length;
+  // Why the file cannot go in as its columns stand; the question then offers only Discard and Stay.
+  const blocked = mapping.number === null ? text.numberColumnRequired : tooMany ? text.tooManyVariables(CONTACT_VARIABLES_MAX) : null;
+  const uploading = progress !== null;
+  const answer = (leave: boolean) => {
+    if (!asking) return;
+    if (leave) reset();
+    setAsking(null);
+    asking.answer(leave);
+  };
 
   return (
     <section aria-label={text.mapping}>
@@ -263,9 +347,45 @@ function ContactImport({ campaign, onImported }: { campaign: Campaign; onImporte
           <Progress percent={Math.round(progress * 100)} aria-label={text.importProgress} status="active" />
         </div>
       )}
-      <Button type="primary" style={{ marginTop: 12 }} disabled={mapping.number === null || tooMany} loading={progress !== null} onClick={() => void upload()}>
+      <Button type="primary" style={{ marginTop: 12 }} disabled={blocked !== null} loading={uploading} onClick={() => void upload()}>
         {text.import(rows)}
       </Button>
+      <Modal
+        open={asking !== null}
+        title={blocked ? text.pendingBlockedTitle(file.name) : text.pendingTitle(rows, file.name)}
+        width="min(520px, calc(100vw - 16px))"
+        // Room for the close button: a long file name wraps the title under it on a phone.
+        styles={{ header: { paddingInlineEnd: 28 } }}
+        onCancel={() => answer(false)}
+        closable={!uploading}
+        keyboard={!uploading}
+        maskClosable={false}
+        destroyOnHidden
+        footer={
+          <Flex wrap gap={8} justify="flex-end">
+            <Button disabled={uploading} onClick={() => answer(false)}>
+              {text.pendingStay}
+            </Button>
+            <Button disabled={uploading} onClick={() => answer(true)}>
+              {text.pendingDiscard}
+            </Button>
+            {!blocked && (
+              <Button type="primary" loading={uploading} onClick={() => asking && void importThenAnswer(asking.answer)}>
+                {text.import(rows)}
+              </Button>
+            )}
+          </Flex>
+        }
+      >
+        <Typography.Paragraph>{blocked ? text.pendingBlockedBody : text.pendingBody}</Typography.Paragraph>
+        {blocked && <Alert type="warning" showIcon message={blocked} />}
+        {uploading && (
+          <div role="status">
+            <Typography.Text>{text.importing(rows)}</Typography.Text>
+            <Progress percent={Math.round(progress * 100)} aria-label={text.importProgress} status="active" />
+          </div>
+        )}
+      </Modal>
     </section>
   );
 }
@@ -274,14 +394,14 @@ function ContactImport({ campaign, onImported }: { campaign: Campaign; onImporte
  * The campaign's contacts: how many it has, and a CSV import while its state takes new ones (draft,
  * paused); a scheduled or running campaign must be paused first, a finished one takes none.
  */
-export function ContactsStep({ campaign, onImported }: { campaign: Campaign; onImported: () => void }) {
+export function ContactsStep({ campaign, onImported, leaveGuard }: { campaign: Campaign; onImported: () => void; leaveGuard: RefObject<LeaveContacts | null> }) {
   const open = CONTACT_IMPORT_STATUSES.includes(campaign.status);
   return (
     <>
       <Typography.Title level={5}>{text.contactsCount(formatCount(campaign.counts.total))}</Typography.Title>
       <Typography.Paragraph type="secondary">{text.contactsIntro}</Typography.Paragraph>
       {open ? (
-        <ContactImport campaign={campaign} onImported={onImported} />
+        <ContactImport campaign={campaign} onImported={onImported} leaveGuard={leaveGuard} />
       ) : (
         <Alert type="info" showIcon message={FINAL_CAMPAIGN_STATUSES.includes(campaign.status) ? text.contactsFinished : text.contactsPaused} />
       )}

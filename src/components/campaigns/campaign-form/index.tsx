@@ -1,6 +1,6 @@
 import { useCreate, useInvalidate, useUpdate } from "@refinedev/core";
 import { Alert, Button, Form, Steps } from "antd";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { Campaign } from "../../../../contract/campaign";
 import { strings } from "../../../config/strings";
@@ -10,7 +10,7 @@ import { useCampaignActions } from "../use-campaign-actions";
 import { useCampaignPermissions } from "../use-campaign-permissions";
 import { BasicsStep } from "./basics-step";
 import { CallingStep } from "./calling-step";
-import { ContactsStep } from "./contacts-step";
+import { ContactsStep, type LeaveContacts } from "./contacts-step";
 import { editableFor } from "./editable";
 import { createBody, formValuesOf, STEPS, updateBody, type CampaignFormValues, type StepKey } from "./form-values";
 import { missingToStart, ReviewStep } from "./review-step";
@@ -75,8 +75,17 @@ export function CampaignForm({ campaign, step, onStep, onCreated }: { campaign?:
 
   const values = () => form.getFieldsValue(true) as CampaignFormValues;
 
+  // Every way out of the Contacts step (Next, Back, the stepper, Save) first settles a previewed file
+  // that is not imported yet: import, discard or stay (contacts-step.tsx, LeaveContacts).
+  const leaveContacts = useRef<LeaveContacts | null>(null);
+  // Synchronous when nothing is pending, so a click moves the step in the same task as before.
+  const mayLeave = (): boolean | Promise<boolean> => step !== "contacts" || (leaveContacts.current?.() ?? true);
+
   const go = async (next: StepKey) => {
+    if (next === step) return;
     if (STEPS.indexOf(next) > index && !(await validStep())) return;
+    const may = mayLeave();
+    if (may !== true && !(await may)) return;
     setError(null);
     onStep(next);
   };
@@ -97,7 +106,7 @@ export function CampaignForm({ campaign, step, onStep, onCreated }: { campaign?:
   };
 
   const save = async (kind: "draft" | "start" | "changes") => {
-    if (!campaign || !(await validStep())) return;
+    if (!campaign || !(await validStep()) || !(await mayLeave())) return;
     setBusy(kind);
     setError(null);
     const body = updateBody(values(), campaign);
@@ -132,7 +141,7 @@ export function CampaignForm({ campaign, step, onStep, onCreated }: { campaign?:
 
   let body;
   if (step === "basics" || !campaign) body = <BasicsStep editable={editable} />;
-  else if (step === "contacts") body = <ContactsStep campaign={campaign} onImported={() => void invalidate({ resource: "campaign", invalidates: ["detail", "list"], id: campaign.id })} />;
+  else if (step === "contacts") body = <ContactsStep campaign={campaign} leaveGuard={leaveContacts} onImported={() => void invalidate({ resource: "campaign", invalidates: ["detail", "list"], id: campaign.id })} />;
   else if (step === "schedule") body = <ScheduleStep editable={editable} />;
   else if (step === "calling") body = <CallingStep editable={editable} concurrencyLimit={campaign.concurrency_limit} />;
   else body = <ReviewStep campaign={campaign} />;
