@@ -160,6 +160,56 @@ test("at 390×844 the sidebar starts collapsed, expands over the screen and fold
   );
 });
 
+test("at 390 px a row of each list shows what a person needs to pick it and act on it, without scrolling sideways", async () => {
+  await inPage(
+    e2e.browser,
+    "phone rows",
+    async (page) => {
+      await signIn(page, e2e.product.baseURL);
+      await page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+      const problems: string[] = [];
+      /** The element is shown whole inside the window's width (not in a sideways scroll, not cut off). */
+      const inSight = async (what: string, locator: ReturnType<Page["locator"]>) => {
+        await locator.waitFor({ timeout: 20_000 });
+        const box = await locator.boundingBox();
+        if (!box || box.x < 0 || box.x + box.width > PHONE.width + 0.5) problems.push(`${what}: at ${box ? `${Math.round(box.x)}–${Math.round(box.x + box.width)}` : "no box"} px of ${PHONE.width}`);
+      };
+      const noSidewaysScroll = async (route: string) => {
+        const wide = await page.locator(".ant-table-content, .ant-table-body").evaluateAll((boxes) => boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).length);
+        if (wide > 0) problems.push(`${route}: a table scrolls sideways`);
+      };
+
+      await page.goto(`${e2e.product.baseURL}/phone-numbers`);
+      const line = page.getByRole("row").filter({ hasText: "Main line" });
+      await inSight("Phone Numbers: Main line's number", line.getByText(/^\+\d/).first());
+      await inSight("Phone Numbers: Edit", line.getByRole("button", { name: /^Edit / }));
+      await noSidewaysScroll("/phone-numbers");
+
+      await page.goto(`${e2e.product.baseURL}/campaigns`);
+      const campaign = page.getByRole("row").filter({ has: page.getByRole("progressbar") }).first();
+      await inSight("Campaigns: progress", campaign.getByRole("progressbar"));
+      await inSight("Campaigns: the first action", campaign.getByRole("button").first());
+      await noSidewaysScroll("/campaigns");
+
+      await page.goto(`${e2e.product.baseURL}/call-logs`);
+      const call = page.locator(".call-logs__row").first();
+      await inSight("Call Logs: whose call", call.locator(".call-logs__row-facts > *").first());
+      await inSight("Call Logs: agent, duration and cost", call.locator(".call-logs__row-facts > *").nth(1));
+      await inSight("Call Logs: status", call.locator(".call-logs__row-status"));
+      await noSidewaysScroll("/call-logs");
+
+      await page.goto(`${e2e.product.baseURL}/subscriptions`);
+      const plans = page.getByRole("list", { name: "Compare plans" });
+      await inSight("Subscriptions: a plan's limits", plans.getByRole("listitem").last().locator("dl"));
+      await inSight("Subscriptions: a plan's button", plans.getByRole("listitem").last().getByRole("button").or(plans.getByRole("listitem").last().getByRole("link")).first());
+      await noSidewaysScroll("/subscriptions");
+
+      assert.deepEqual(problems, [], "each row's facts and actions are in sight at 390 px");
+    },
+    { viewport: PHONE },
+  );
+});
+
 test("at a desktop width (1440 px) the sidebar starts expanded and the screen sits beside it", async () => {
   await inPage(
     e2e.browser,
