@@ -85,7 +85,7 @@ export function CampaignTable({
                   <CampaignStatusTag campaign={campaign} />
                 </span>
                 <CampaignProgress name={campaign.name} counts={campaign.counts} />
-                <NextWindow at={campaign.next_window_at} status={campaign.status} />
+                {campaign.next_window_at && <NextWindow at={campaign.next_window_at} status={campaign.status} />}
                 <CampaignActions campaign={campaign} actions={actions} permissions={permissions} compact />
               </>
             )}
