@@ -791,7 +791,6 @@ export const strings = {
     clearFilters: "Clear filters",
     listFailed: "The campaigns could not be loaded",
     retry: "Retry",
-    agentAndNumber: (agent: string, number: string) => `${agent} · ${number}`,
     noAgent: "No agent yet",
     noNumber: "no caller number yet",
     progressLabel: (name: string) => `Progress of ${name}`,
