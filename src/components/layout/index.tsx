@@ -46,6 +46,7 @@ export function ShellLayout() {
           </Layout.Header>
           <Layout.Content className="shell-content">
             <ScreenErrorBoundary resetKey={pathname}>
+              {/* Each screen has its own boundary (src/routes/index.tsx); this one catches anything else. */}
               <Suspense fallback={<FullAreaLoader />}>
                 <Outlet />
               </Suspense>
