@@ -31,6 +31,11 @@ export const publicConfigSchema = z.object({
     vapiPublicKey: z.string().nullable(),
     /** VAPI_API_URL in Vapi mode (where @vapi-ai/web creates web calls), null in the sandbox. */
     vapiApiUrl: z.string().nullable(),
+    /**
+     * PUBLIC_URL (no trailing slash): the one origin the server builds browser addresses on (checkout returns,
+     * Google's redirect URI, invitation links). The console shows and shares addresses on it, not on its own.
+     */
+    publicUrl: z.string(),
   }),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>["data"];

@@ -16,6 +16,7 @@ import { authPlugin } from "./plugins/auth";
 import { consolePlugin } from "./plugins/console";
 import { docsPlugin } from "./plugins/docs";
 import { frameworkErrors, registerErrorHandler, registerInputGuards } from "./plugins/errors";
+import { publicOriginPlugin } from "./plugins/public-origin";
 import { securityPlugin } from "./plugins/security";
 import { responseSerializerCompiler } from "./plugins/serializer";
 import { configRoutes } from "./routes/config";
@@ -132,6 +133,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Order matters: the auth plugin's onRoute hook and the rate limiter must see every route that follows.
   await app.register(authPlugin, { provider, db: database.db });
   await app.register(securityPlugin, { config, provider });
+  // A page opened on another loopback name of this server goes to PUBLIC_URL's, where sessions and returns live.
+  await app.register(publicOriginPlugin, { config });
   await app.register(docsPlugin, { version: VERSION });
 
   if (provider.registerRoutes) await provider.registerRoutes(app);

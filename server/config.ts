@@ -34,7 +34,14 @@ export interface AppConfig {
   nodeEnv: string;
   isProduction: boolean;
   logLevel: LogLevel;
+  /**
+   * The one origin browsers use (PUBLIC_URL, or defaultPublicUrl's): every address the server builds for a browser
+   * (checkout returns, Google's redirect URI, invitation links, store webhooks) is on it, GET /api/config tells the
+   * console, and a page opened on another loopback name of this server is sent there (server/plugins/public-origin.ts).
+   */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set (false: publicUrl is defaultPublicUrl's guess, which start-up warns about beyond loopback). */
+  publicUrlFromEnv: boolean;
   dataDir: string;
   databaseUrl: string | null;
   /** REDIS_URL: where rate limits are counted, shared by every API process; null = in-process (one process). */
@@ -148,6 +155,22 @@ export function isLoopbackHost(host: string): boolean {
   if (value === "localhost" || value === "::1" || value === "0:0:0:0:0:0:0:1") return true;
   const v4 = value.startsWith("::ffff:") ? value.slice("::ffff:".length) : value;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** HOST values that listen on every interface. */
+export function isWildcardHost(host: string): boolean {
+  const value = host.trim().replace(/^\[(.*)\]$/, "$1");
+  return value === "0.0.0.0" || value === "::" || value === "0:0:0:0:0:0:0:0";
+}
+
+/**
+ * PUBLIC_URL when it is not set: http://localhost:PORT on a loopback bind (README's address), and on every interface
+ * too (no one address to name: start-up asks for PUBLIC_URL); the address itself when HOST names one (a LAN address).
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  if (isLoopbackHost(host) || isWildcardHost(host)) return `http://localhost:${port}`;
+  const name = host.trim().replace(/^\[(.*)\]$/, "$1");
+  return `http://${name.includes(":") ? `[${name}]` : name}:${port}`;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -475,14 +498,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
         }
       : null;
 
+  const host = read("HOST") ?? "127.0.0.1";
+  const publicUrl = read("PUBLIC_URL");
   return {
     port,
-    host: read("HOST") ?? "127.0.0.1",
+    host,
     trustProxy: read("TRUST_PROXY") ?? false,
     nodeEnv,
     isProduction,
     logLevel: read("LOG_LEVEL") ?? "info",
-    publicUrl: read("PUBLIC_URL") ?? `http://localhost:${port}`,
+    publicUrl: publicUrl ?? defaultPublicUrl(host, port),
+    publicUrlFromEnv: publicUrl !== undefined,
     dataDir: raw("DATA_DIR") ?? "./.data",
     databaseUrl,
     redisUrl,

@@ -11,7 +11,7 @@ import { startDialler, type Dialler } from "./campaigns/dialler";
 import { startBillingSweeps } from "./billing/sweeps";
 import { startDemoStore } from "./orders/demo-store";
 import { startDeliveryPurge } from "./orders/store-deliveries";
-import { ConfigError, describeRedisUrl, isLoopbackHost, loadConfig, type AppConfig, type Env } from "./config";
+import { ConfigError, describeRedisUrl, isLoopbackHost, isWildcardHost, loadConfig, type AppConfig, type Env } from "./config";
 import { databaseTarget, openDatabase, refreshPlannerStatistics, type Database } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { secureDemoAccount, seedDemo } from "./seed/demo";
@@ -56,7 +56,9 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
     const demo = (await seedDemo(database.db, config, { box: app.secretBox, print: (line) => demoLines.push(line) })) ?? (await secureDemoAccount(database.db, config));
     // Sandbox calls left running (by a previous process, or seeded as running) end like any sandbox call.
     const resumed = await resumeSandboxCallsAtStartUp(app);
-    await app.listen({ port: config.port, host: config.host });
+    // Fastify's own line would print http://HOST:PORT as an address to open: name the one origin instead (issue 31).
+    const { host, port, publicUrl } = config;
+    await app.listen({ port, host, listenTextResolver: () => `Server listening on ${host}:${port}, open ${publicUrl}` });
     // Campaigns: every process may dial; they share the work through row claims (server/campaigns/dialler.ts).
     const dialler: Dialler | null = config.campaigns.diallerEnabled ? startDialler(app) : null;
     // Billing: the grace, retention and top-up reconciliation sweeps, each claimed once across processes (server/billing/sweeps.ts).
@@ -80,6 +82,13 @@ export async function main(options: MainOptions = {}): Promise<RunningServer> {
         ? `listening on ${config.host}:${config.port}, this machine only (HOST=0.0.0.0 lets other machines connect)`
         : `listening on ${config.host}:${config.port}, reachable from other machines`,
     );
+    if (!config.publicUrlFromEnv && isWildcardHost(config.host)) {
+      // Every interface, no one address: the links the server builds would send other machines to their own localhost.
+      print(
+        `PUBLIC_URL is not set: checkout returns, invitation links and Google's redirect URI point at ${config.publicUrl}, ` +
+          `which other machines cannot open. Set PUBLIC_URL to the address they use (e.g. http://192.168.1.20:${config.port}).`,
+      );
+    }
     if (demo) print(`demo sign-in: ${demo.email} / ${demo.password} (${demo.organisation})`);
     if (demo?.note) print(demo.note);
     for (const line of demoLines) print(line);

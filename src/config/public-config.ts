@@ -23,21 +23,42 @@ export async function fetchPublicConfig(): Promise<PublicConfig> {
     clerkPublishableKey: text(import.meta.env.VITE_CLERK_PUBLISHABLE_KEY) ?? text(data.clerkPublishableKey),
     vapiPublicKey: text(import.meta.env.VITE_VAPI_PUBLIC_KEY) ?? text(data.vapiPublicKey),
     vapiApiUrl: text(data.vapiApiUrl),
+    // A server from before issue 31 did not say: its own origin is the best guess.
+    publicUrl: (text(data.publicUrl) ?? window.location.origin).replace(/\/+$/, ""),
   };
 }
 
 let pending: Promise<PublicConfig> | null = null;
+let loaded: PublicConfig | null = null;
 
 /** One request per page load; a failed one can be retried. */
 export function loadPublicConfig(): Promise<PublicConfig> {
-  pending ??= fetchPublicConfig().catch((error: unknown) => {
-    pending = null;
-    throw error;
-  });
+  pending ??= fetchPublicConfig().then(
+    (config) => (loaded = config),
+    (error: unknown) => {
+      pending = null;
+      throw error;
+    },
+  );
   return pending;
+}
+
+/** The answer, once it has come (the signed-in console renders only after it has: src/console.tsx). */
+export function loadedPublicConfig(): PublicConfig | null {
+  return loaded;
+}
+
+/**
+ * The server's one public origin (PUBLIC_URL), for addresses people copy and share (web-call and agent links):
+ * on the server's origin even when this browser reached the server by another name. This page's origin only
+ * before GET /api/config has answered, which the signed-in console never renders before.
+ */
+export function publicOrigin(): string {
+  return loaded?.publicUrl ?? window.location.origin;
 }
 
 /** Forgets the answer, so the next load asks again (each test starts from a fresh page load). */
 export function forgetPublicConfig(): void {
   pending = null;
+  loaded = null;
 }

@@ -241,7 +241,14 @@ describe("Clerk mode, the rest", () => {
   it("serves the publishable key and allows Clerk's hosts in the CSP", async () => {
     const config = await app.inject({ method: "GET", url: "/api/config" });
     expect(config.json()).toEqual({
-      data: { authMode: "clerk", voiceMode: "sandbox", clerkPublishableKey: clerkEnv(keys).CLERK_PUBLISHABLE_KEY, vapiPublicKey: null, vapiApiUrl: null },
+      data: {
+        authMode: "clerk",
+        voiceMode: "sandbox",
+        clerkPublishableKey: clerkEnv(keys).CLERK_PUBLISHABLE_KEY,
+        vapiPublicKey: null,
+        vapiApiUrl: null,
+        publicUrl: "http://localhost:3000",
+      },
     });
     const csp = String(config.headers["content-security-policy"]);
     for (const directive of ["script-src", "connect-src", "img-src", "frame-src"]) {

@@ -134,6 +134,12 @@ describe("npm run server's start-up lines", () => {
     const second = await main({ env: { ...env, HOST: "0.0.0.0" }, print: (line) => exposed.push(line), handleSignals: false });
     await second.stop();
     expect(exposed).toContain(`listening on 0.0.0.0:${port}, reachable from other machines`);
+    // Every interface without PUBLIC_URL: the links the server builds would point other machines at their own localhost.
+    expect(exposed).toContain(
+      `PUBLIC_URL is not set: checkout returns, invitation links and Google's redirect URI point at http://localhost:${port}, ` +
+        `which other machines cannot open. Set PUBLIC_URL to the address they use (e.g. http://192.168.1.20:${port}).`,
+    );
+    expect(loopback.some((text) => text.startsWith("PUBLIC_URL is not set"))).toBe(false);
     const line = exposed.find((text) => text.startsWith("demo sign-in: "));
     expect(line).toMatch(/^demo sign-in: demo@example\.com \/ [A-Za-z0-9_-]{16} \(Demo Organisation\)$/);
     expect(exposed.join("\n")).not.toContain(PUBLISHED_DEMO_PASSWORD);

@@ -32,7 +32,7 @@ describe("GET /api/health and GET /api/config", () => {
 
     const config = await app.inject({ method: "GET", url: "/api/config" });
     expect(publicConfigSchema.parse(config.json())).toEqual({
-      data: { authMode: "local", voiceMode: "sandbox", clerkPublishableKey: null, vapiPublicKey: null, vapiApiUrl: null },
+      data: { authMode: "local", voiceMode: "sandbox", clerkPublishableKey: null, vapiPublicKey: null, vapiApiUrl: null, publicUrl: "http://localhost:3000" },
     });
   });
 
@@ -44,7 +44,14 @@ describe("GET /api/health and GET /api/config", () => {
       expect(health.json()).toMatchObject({ modes: { auth: "clerk", voice: "vapi" } });
       const config = await keyed.inject({ method: "GET", url: "/api/config" });
       expect(config.json()).toEqual({
-        data: { authMode: "clerk", voiceMode: "vapi", clerkPublishableKey: env.CLERK_PUBLISHABLE_KEY, vapiPublicKey: "vapi-public-key", vapiApiUrl: "https://api.vapi.ai" },
+        data: {
+          authMode: "clerk",
+          voiceMode: "vapi",
+          clerkPublishableKey: env.CLERK_PUBLISHABLE_KEY,
+          vapiPublicKey: "vapi-public-key",
+          vapiApiUrl: "https://api.vapi.ai",
+          publicUrl: "http://localhost:3000",
+        },
       });
       expect(config.body).not.toContain("vapi-private-secret");
       expect(config.body).not.toContain("sk_test_");
