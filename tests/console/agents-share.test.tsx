@@ -1,9 +1,10 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Agent } from "../../contract/agent";
 import type { PhoneNumber } from "../../contract/phone-number";
 import { SharePanel } from "../../src/components/agents/share-panel";
+import { forgetPublicConfig, loadPublicConfig } from "../../src/config/public-config";
 import { AGENT_ID, makeAgent, serveAgents } from "./agents-fixtures";
 import { makeNumber } from "./phone-numbers-fixtures";
 import { ConsoleProviders, FakeSession, installFetchFake, json, type FetchFake } from "./test-utils";
@@ -62,6 +63,18 @@ describe("sharing an agent", () => {
 
     await user.click(screen.getByRole("button", { name: "Copy private clone link" }));
     expect(writeText).toHaveBeenLastCalledWith(cloneLink);
+  });
+
+  it("the links are on the server's PUBLIC_URL (GET /api/config), not on the name this browser reached the server by", async () => {
+    const server = "https://voice.example.test";
+    const fetch = installFetchFake();
+    fetch.on("GET", "/api/config", () =>
+      json({ data: { authMode: "local", voiceMode: "sandbox", clerkPublishableKey: null, vapiPublicKey: null, vapiApiUrl: null, publicUrl: server } }),
+    );
+    await loadPublicConfig();
+    renderPanel({ agent: makeAgent({ clone_enabled: true, clone_key: "key-of-the-link" }) });
+    await waitFor(() => expect(screen.getByLabelText("Public link")).toHaveValue(`${server}/public/agent/${AGENT_ID}?pid=${DEFAULT_NUMBER.id}`));
+    expect(screen.getByLabelText("Private clone link")).toHaveValue(`${server}/agent/private/${AGENT_ID}?key=key-of-the-link`);
   });
 
   it("leaves pid out and says how to get one while the organisation has no default number", async () => {
@@ -143,3 +156,5 @@ describe("sharing an agent", () => {
     expect(screen.getByRole("switch", { name: "Public" })).not.toBeChecked();
   });
 });
+
+afterEach(() => forgetPublicConfig());

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { billingText as text } from "../../src/components/billing/strings";
+import { browserNavigation } from "../../src/components/billing/use-billing";
+import { forgetPublicConfig, loadPublicConfig } from "../../src/config/public-config";
 import { billingSummary, CHECKOUT_ID, checkout, TOP_UP_ID, topUp } from "./billing-fixtures";
 import { findDialog, findScreen, installFetchFake, json, renderConsole } from "./test-utils";
 
@@ -58,4 +60,28 @@ describe("Billing: the sandbox checkout dialog", () => {
     await waitFor(() => expect(fetch.to("POST", `/api/billing/sandbox/checkout/${CHECKOUT_ID}/cancel`)).toHaveLength(1));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
+
+  it("back from a checkout on the server's PUBLIC_URL while this page has another name of the server: the return stays in the console, signed in, not a page load on the other name", async () => {
+    // The server says its one origin is 127.0.0.1 (GET /api/config, read at boot); this page is on localhost.
+    const server = "http://127.0.0.1:3000";
+    expect(window.location.origin).not.toBe(server);
+    const fetch = serve([{ status: "complete", detail: "Paid", redirect_url: `${server}/billing?top_up=${TOP_UP_ID}` }]);
+    fetch.on("GET", "/api/config", () =>
+      json({ data: { authMode: "local", voiceMode: "sandbox", clerkPublishableKey: null, vapiPublicKey: null, vapiApiUrl: null, publicUrl: server } }),
+    );
+    await loadPublicConfig();
+    const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => undefined);
+    const { user, pathname } = renderConsole({ path: `/billing?checkout=${CHECKOUT_ID}`, fetch });
+    const dialog = await findDialog(text.checkout.title);
+    await user.click(await within(dialog).findByText(/4242 4242 4242 4242/));
+    await user.click(within(dialog).getByRole("button", { name: "Pay $50.00" }));
+    await screen.findByText(text.topUp.paid("$50.00"));
+    expect(pathname()).toBe("/billing");
+    expect(assign).not.toHaveBeenCalled();
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  forgetPublicConfig();
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CalendarConnection } from "../../contract/calendar";
 import { calendarPermissionText as text } from "../../src/components/calendar-permission/strings";
 import { browserNavigation } from "../../src/components/calendar-permission/use-calendar-permission";
+import { forgetPublicConfig } from "../../src/config/public-config";
 import { ConsoleRoutes } from "../../src/routes";
 import { ConsoleProviders, findDialog, findScreen, installFetchFake, json, renderConsole, signedInAs, type FetchFake } from "./test-utils";
 
@@ -11,6 +12,8 @@ const CONNECTION_ID = "c0000000-0000-4000-8000-000000000001";
 const FEED_URL = "http://localhost:3000/api/calendar/feed/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde.ics";
 const NEW_FEED_URL = "http://localhost:3000/api/calendar/feed/ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210-_edcba.ics";
 const CONSENT_URL = "https://accounts.google.com/o/oauth2/v2/auth?client_id=x&state=s";
+/** The server's PUBLIC_URL as GET /api/config says it: another origin than the page's (jsdom's localhost). */
+const SERVER_PUBLIC_URL = "http://voice.example.test:8080";
 
 function connection(overrides: Partial<CalendarConnection> = {}): CalendarConnection {
   return {
@@ -28,6 +31,9 @@ function connection(overrides: Partial<CalendarConnection> = {}): CalendarConnec
 /** The calendar-permission API as the server answers it; `state.connections` changes as the fake is used. */
 function serve(fetch: FetchFake, options: { configured?: boolean; connections?: CalendarConnection[] } = {}) {
   const state = { connections: options.connections ?? [], feedUrl: FEED_URL };
+  fetch.on("GET", "/api/config", () =>
+    json({ data: { authMode: "local", voiceMode: "sandbox", clerkPublishableKey: null, vapiPublicKey: null, vapiApiUrl: null, publicUrl: SERVER_PUBLIC_URL } }),
+  );
   fetch.on("GET", "/api/calendar/connections", () => json({ data: state.connections, google_configured: options.configured ?? true }));
   fetch.on("GET", "/api/calendar/feed", () => json({ data: { url: state.feedUrl } }));
   fetch.on("POST", "/api/calendar/google/connect", () => json({ data: { url: CONSENT_URL } }));
@@ -59,6 +65,8 @@ const feedCard = () => screen.getByRole("heading", { level: 2, name: text.feed.t
 
 afterEach(() => {
   vi.restoreAllMocks();
+  // Each test is a fresh page load: GET /api/config is asked again.
+  forgetPublicConfig();
 });
 
 describe("Calendar Permission: Google Calendar", () => {
@@ -147,13 +155,27 @@ describe("Calendar Permission: Google Calendar", () => {
     expect(screen.getByText(/Google did not answer\. Remove the access in the Google account/)).toBeInTheDocument();
   });
 
-  it("without Google keys on the server: how to set it up (the two variables, the redirect URI, the scopes), and no Connect", async () => {
+  it("without Google keys on the server, an admin reads how to set it up: the two variables, the redirect URI on the server's PUBLIC_URL (not this browser's origin), the scopes; no Connect", async () => {
+    // The browser reached the server by another name than PUBLIC_URL: Google must be given the server's address.
+    expect(window.location.origin).not.toBe(SERVER_PUBLIC_URL);
     await open({ configured: false });
     const card = googleCard();
     await within(card).findByText(text.google.notConfiguredTitle);
     expect(within(card).getByText(/GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/)).toBeInTheDocument();
-    expect(within(card).getByLabelText(text.google.redirectUri)).toHaveValue(`${window.location.origin}/calendar-permission`);
+    await waitFor(() => expect(within(card).getByLabelText(text.google.redirectUri)).toHaveValue(`${SERVER_PUBLIC_URL}/calendar-permission`));
     expect(within(card).getByText(/calendar\.freebusy/)).toBeInTheDocument();
+    expect(within(card).queryByRole("button", { name: text.google.connect })).toBeNull();
+  });
+
+  it("without Google keys on the server, a member reads one sentence asking an admin, and none of the operator's set-up", async () => {
+    await open({ role: "org:member", configured: false });
+    const card = googleCard();
+    await within(card).findByText(text.google.notConfiguredTitle);
+    expect(within(card).getByText(text.google.notConfiguredMember)).toBeInTheDocument();
+    expect(card).not.toHaveTextContent(/GOOGLE_CLIENT_ID|PUBLIC_URL|restart|environment|redirect URI|Google Cloud Console/i);
+    expect(within(card).queryByLabelText(text.google.redirectUri)).toBeNull();
+    expect(within(card).queryByRole("list")).toBeNull();
+    expect(within(card).queryByText(text.membersReadOnly)).toBeNull();
     expect(within(card).queryByRole("button", { name: text.google.connect })).toBeNull();
   });
 

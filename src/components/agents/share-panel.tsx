@@ -3,6 +3,7 @@ import { Card, Divider, Flex, Form, Switch, Typography } from "antd";
 import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { Agent } from "../../../contract/agent";
+import { publicOrigin } from "../../config/public-config";
 import { strings } from "../../config/strings";
 import { useToasts } from "../../lib/toast";
 import { LinkWithCopy } from "./copy-link";
@@ -17,11 +18,12 @@ const PHONE_NUMBERS_PATH = "/phone-numbers";
 /**
  * The links a person hands out for an agent. The public page takes `?pid=<phone number id>`: the number
  * its calls come from (the organisation's default); without one the link has no pid. The private clone
- * link carries the agent's clone key (`?key=`), and there is none while copying is off.
+ * link carries the agent's clone key (`?key=`), and there is none while copying is off. Both are on the server's
+ * public origin (PUBLIC_URL), whatever name this browser reached the server by.
  */
 export function shareLinks(
   agentId: string,
-  { origin = window.location.origin, pid, cloneKey }: { origin?: string; pid?: string | null; cloneKey?: string | null } = {},
+  { origin = publicOrigin(), pid, cloneKey }: { origin?: string; pid?: string | null; cloneKey?: string | null } = {},
 ) {
   const id = encodeURIComponent(agentId);
   return {

@@ -3,10 +3,11 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { PhoneNumber } from "../../../contract/phone-number";
 import { webCallPagePath, webCallPaths, type WebCallCreate, type WebCallLink } from "../../../contract/web-call";
+import { publicOrigin } from "../../config/public-config";
 import { isApiError } from "../../providers/data/fetch-wrapper";
 
-/** The browser address of a link's public page. */
-export function webCallLinkUrl(slug: string, origin: string = window.location.origin): string {
+/** The browser address of a link's public page, on the server's public origin (PUBLIC_URL): the address visitors open. */
+export function webCallLinkUrl(slug: string, origin: string = publicOrigin()): string {
   return `${origin}${webCallPagePath(slug)}`;
 }
 

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { AutoReloadRequest, BillingSummary, SpendCapsRequest, TopUp, TopUpRequest } from "../../../contract/billing";
 import { billingPaths } from "../../../contract/billing-shared";
+import { publicOrigin } from "../../config/public-config";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 
 export const pathOf = (template: string, id: string) => template.replace(":id", encodeURIComponent(id));
@@ -85,13 +86,17 @@ export const browserNavigation = {
 
 /**
  * Where a URL the server gave goes: the console's own address (the sandbox's checkout, its success
- * URL) stays in the app (`internal` is its path and query); anything else is a full page load.
+ * URL) stays in the app (`internal` is its path and query); anything else is a full page load. The
+ * server's PUBLIC_URL is the console's own too, even when this browser reached it by another name: a
+ * page load there would leave this name's session behind.
  */
 export function splitUrl(url: string): { internal: string } | { external: string } {
   if (url.startsWith("/") && !url.startsWith("//")) return { internal: url };
   try {
     const parsed = new URL(url);
-    if (parsed.origin === window.location.origin) return { internal: `${parsed.pathname}${parsed.search}${parsed.hash}` };
+    if (parsed.origin === window.location.origin || parsed.origin === new URL(publicOrigin()).origin) {
+      return { internal: `${parsed.pathname}${parsed.search}${parsed.hash}` };
+    }
   } catch {
     // not a URL: hand it to the browser as it is
   }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { CalendarConnection } from "../../../contract/calendar";
 import { CALENDAR_PERMISSION_PAGE } from "../../../contract/calendar-shared";
+import { usePublicUrl } from "../../hooks/use-public-url";
 import { useToasts } from "../../lib/toast";
 import type { ApiError } from "../../providers/data/fetch-wrapper";
 import { LinkWithCopy } from "../agents/copy-link";
@@ -59,12 +60,23 @@ function useGoogleReturn(onConnected: (connection: CalendarConnection) => void) 
   return { completing, failure, clearFailure: () => setFailure(null) };
 }
 
+/**
+ * Google is not set up on this server. An admin reads how (the operator's steps, with the redirect URI on the
+ * server's PUBLIC_URL, which is what Google must be given whatever name this browser reached the server by);
+ * a member reads one sentence: environment variables and restarts are not theirs to do.
+ */
+function NotConfigured({ canManage }: { canManage: boolean }) {
+  if (!canManage) return <Alert type="info" showIcon message={text.notConfiguredTitle} description={text.notConfiguredMember} />;
+  return <SetupSteps />;
+}
+
 function SetupSteps() {
-  const redirectUri = `${window.location.origin}${CALENDAR_PERMISSION_PAGE}`;
+  const publicUrl = usePublicUrl();
   return (
     <Alert
       type="info"
       showIcon
+      className="calendar-permission__setup"
       message={text.notConfiguredTitle}
       description={
         <>
@@ -77,7 +89,11 @@ function SetupSteps() {
           <label className="calendar-permission__label" htmlFor="google-redirect-uri">
             {text.redirectUri}
           </label>
-          <LinkWithCopy id="google-redirect-uri" link={redirectUri} copyLabel={text.copyRedirectUri} />
+          {publicUrl ? (
+            <LinkWithCopy id="google-redirect-uri" link={`${publicUrl}${CALENDAR_PERMISSION_PAGE}`} copyLabel={text.copyRedirectUri} />
+          ) : (
+            <Skeleton.Input active block size="small" aria-busy="true" aria-label={text.redirectUriLoading} />
+          )}
           <p className="calendar-permission__scopes">
             <strong>{text.scopes}:</strong> {text.scopeList}
           </p>
@@ -108,7 +124,7 @@ function ConnectionDetails({ connection }: { connection: CalendarConnection }) {
 }
 
 /**
- * Google Calendar's card: how to set it up when the server has no keys; otherwise Connect (admins, to
+ * Google Calendar's card: when the server has no keys, how to set it up (admins) or whom to ask (members); otherwise Connect (admins, to
  * Google's consent page), completing the flow when Google sends the browser back here, the connected
  * account and its status, Reconnect when Google stopped accepting the permission, and Disconnect.
  */
@@ -190,7 +206,7 @@ export function GoogleCard({ canManage, permissionKnown }: { canManage: boolean;
       ) : null;
     body = (
       <Flex vertical gap={16}>
-        {googleConfigured === false && <SetupSteps />}
+        {googleConfigured === false && permissionKnown && <NotConfigured canManage={canManage} />}
         {google ? (
           <>
             {google.status === "error" && (
@@ -215,7 +231,10 @@ export function GoogleCard({ canManage, permissionKnown }: { canManage: boolean;
             </>
           )
         )}
-        {permissionKnown && !canManage && <Typography.Text type="secondary">{calendarPermissionText.membersReadOnly}</Typography.Text>}
+        {/* Not set up, a member's sentence above already says whom to ask. */}
+        {permissionKnown && !canManage && googleConfigured !== false && (
+          <Typography.Text type="secondary">{calendarPermissionText.membersReadOnly}</Typography.Text>
+        )}
       </Flex>
     );
   }

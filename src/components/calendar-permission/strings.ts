@@ -41,7 +41,8 @@ export const calendarPermissionText = {
     disconnectFailed: "Google Calendar could not be disconnected",
     cancel: "Cancel",
     notConfiguredTitle: "Google Calendar is not set up on this server",
-    notConfiguredIntro: "An admin of the server sets it up once:",
+    notConfiguredIntro: "Whoever runs this server sets it up once:",
+    notConfiguredMember: "Ask an admin of your organisation if you need your appointments in Google Calendar.",
     setupSteps: [
       "In Google Cloud Console, enable the Google Calendar API and create an OAuth client ID of type “Web application”.",
       "Add the redirect URI below to the client's “Authorized redirect URIs” (it is the server's PUBLIC_URL followed by /calendar-permission).",
@@ -49,6 +50,7 @@ export const calendarPermissionText = {
     ],
     redirectUri: "Redirect URI",
     copyRedirectUri: "Copy redirect URI",
+    redirectUriLoading: "Loading the server's redirect URI",
     scopes: "Permissions asked of Google",
     scopeList: "Your email address (to show which account is connected), see your availability (calendar.freebusy), and add and change events (calendar.events).",
     meanwhile: "Until then, the ICS feed below works without any keys.",
