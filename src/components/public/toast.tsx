@@ -65,7 +65,8 @@ export function ToastProvider({ children, durationMs = TOAST_DURATION_MS }: { ch
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <div className="pub-toasts" aria-label={strings.publicAgent.notifications}>
+      {/* A named region (an aria-label on a div with no role is ignored by screen readers and refused by axe). */}
+      <div className="pub-toasts" role="region" aria-label={strings.publicAgent.notifications}>
         {toasts.map((toast) => (
           <div
             key={toast.id}
