@@ -29,7 +29,7 @@ describe("Billing: Usage", () => {
     const fetch = serve();
     renderConsole({ path: `/billing?tab=usage&from=2026-03-01&to=2026-03-03&agent=${AGENT_A}`, fetch });
     await findScreen("Billing");
-    await screen.findByRole("img", { name: text.usage.perDay });
+    await screen.findByRole("group", { name: text.usage.perDay });
     expect(Object.fromEntries(fetch.to("GET", "/api/billing/usage")[0]!.query)).toEqual({ startDate: "2026-03-01", endDate: "2026-03-03", agentId: AGENT_A });
 
     // KPIs
@@ -39,8 +39,8 @@ describe("Billing: Usage", () => {
     expect(screen.getByText("Billed calls", { selector: ".ant-statistic-title" })).toBeInTheDocument();
     expect(screen.getByText(/^Billed calls are the calls charged to the wallet, each on the day it was charged\. The dashboard's Calls counts every call/)).toBeInTheDocument();
     // Segments per component, only those with cost, named for a screen reader.
-    const chart = screen.getByRole("img", { name: text.usage.perDay });
-    const segments = [...chart.querySelectorAll("[data-component]")].map((bar) => bar.getAttribute("aria-label"));
+    const chart = screen.getByRole("group", { name: text.usage.perDay });
+    const segments = within(chart).getAllByRole("img").map((bar) => bar.getAttribute("aria-label"));
     expect(segments).toEqual([
       "1 Mar Transport: $0.50",
       "1 Mar LLM: $0.25",
@@ -74,7 +74,7 @@ describe("Billing: Usage", () => {
   it("without a period in the URL asks for the default one", async () => {
     const fetch = serve();
     renderConsole({ path: "/billing?tab=usage", fetch });
-    await screen.findByRole("img", { name: text.usage.perDay });
+    await screen.findByRole("group", { name: text.usage.perDay });
     const expected = defaultUsageRange("Pacific/Auckland");
     const query = fetch.to("GET", "/api/billing/usage")[0]!.query;
     expect(query.get("startDate")).toBe(expected.startDate);
@@ -91,7 +91,7 @@ describe("Billing: Usage", () => {
     fetch.on("GET", "/api/billing/usage", () => (fail ? json({ detail: "Usage is down", code: "internal_error" }, 500) : json({ data: empty })));
     const first = renderConsole({ path: "/billing?tab=usage&from=2026-03-01&to=2026-03-03", fetch });
     await screen.findByText(text.usage.empty);
-    expect(screen.queryByRole("img", { name: text.usage.perDay })).not.toBeInTheDocument();
+    expect(screen.queryByRole("group", { name: text.usage.perDay })).not.toBeInTheDocument();
     first.unmount();
     fail = true;
     renderConsole({ path: "/billing?tab=usage&from=2026-02-01&to=2026-02-03", fetch });

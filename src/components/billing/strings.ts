@@ -110,6 +110,7 @@ export const billingText = {
     kpiNote:
       "Billed calls are the calls charged to the wallet, each on the day it was charged. The dashboard's Calls counts every call by the day it started, charged or not.",
     perDay: "Cost per day by component",
+    agentShare: (agent: string) => `${agent}: cost beside the costliest agent`,
     byAgent: "Cost by agent",
     table: "Per day",
     empty: "No usage in this period.",
