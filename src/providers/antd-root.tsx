@@ -21,6 +21,13 @@ export const CONTRAST_TOKENS = {
   colorSuccess: "#237804", // 5.6:1 on white; its tag's text (#135200-like) on its background more
   colorWarning: "#a35f00", // 5:1 on white
   colorError: "#cf1322", // 5.6:1 on white
+  // antd's own light backgrounds and borders for these (derived from the darker seeds they came out grey).
+  colorSuccessBg: "#f6ffed",
+  colorSuccessBorder: "#b7eb8f",
+  colorWarningBg: "#fffbe6",
+  colorWarningBorder: "#ffe58f",
+  colorErrorBg: "#fff2f0",
+  colorErrorBorder: "#ffccc7",
 } as const;
 
 /** Component shades antd takes from its preset palettes: tags' text (`<colour>-7`) and the avatar's background. */
