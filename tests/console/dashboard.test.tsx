@@ -4,6 +4,7 @@ import { theme } from "antd";
 import type { Location } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Role } from "../../contract/roles";
+import { CONTRAST_COMPONENTS, CONTRAST_TOKENS } from "../../src/providers/antd-root";
 import { ConsoleRoutes } from "../../src/routes";
 import { AGENT_ID, OTHER_AGENT_ID } from "./agents-fixtures";
 import { listQueries, serveCalls } from "./call-logs-fixtures";
@@ -11,7 +12,7 @@ import { dashboardQueries, makeDashboard, makeTotals, serveDashboard, ZONE } fro
 import { ConsoleProviders, findScreen, installFetchFake, json, signedInAs, type FetchFake } from "./test-utils";
 
 // The theme AntdRoot sets; the cards' colours are its tokens.
-const token = theme.getDesignToken({ token: { colorPrimary: "#1677ff", borderRadius: 8 } });
+const token = theme.getDesignToken({ token: { ...CONTRAST_TOKENS, borderRadius: 8 }, components: CONTRAST_COMPONENTS });
 
 function renderDashboard({ path = "/dashboard", role = "org:admin", fetch }: { path?: string; role?: Role; fetch?: FetchFake } = {}) {
   const fake = fetch ?? serveDashboard(installFetchFake());
