@@ -216,6 +216,12 @@ export function createGoogleCalendar(options: GoogleCalendarOptions): GoogleCale
   // --- busy times --------------------------------------------------------------------------------------
 
   const fetchingBusy = new Map<string, Promise<BusyEntry>>();
+  /**
+   * Bumped by forget(): a read that was already on its way (e.g. a stale entry's background refresh) neither
+   * fills the cache after it nor is joined by the next read, which asks Google afresh with the connection as it
+   * is now (a renewed token, a reconnected calendar).
+   */
+  const generations = new Map<string, number>();
 
   /** Our own events (appointments written to Google) in the window: Google counts them busy, we do not. */
   async function ownEvents(orgId: string, window: Window): Promise<BusyInterval[]> {
@@ -226,7 +232,8 @@ export function createGoogleCalendar(options: GoogleCalendarOptions): GoogleCale
   }
 
   function fetchBusy(row: ConnectionRow, window: Window): Promise<BusyEntry> {
-    const key = `${row.orgId} ${window.from} ${window.to}`;
+    const generation = generations.get(row.orgId) ?? 0;
+    const key = `${row.orgId} ${generation} ${window.from} ${window.to}`;
     let running = fetchingBusy.get(key);
     if (running) return running;
     running = (async () => {
@@ -237,7 +244,7 @@ export function createGoogleCalendar(options: GoogleCalendarOptions): GoogleCale
         const google = answers.flat().map((busy) => ({ start: new Date(busy.start), end: new Date(busy.end) })).filter((busy) => !Number.isNaN(busy.start.getTime()) && !Number.isNaN(busy.end.getTime()));
         const intervals = google.length > 0 ? subtractIntervals(google, await ownEvents(row.orgId, window)) : [];
         const entry: BusyEntry = { ...window, intervals: mergeIntervals(intervals), fetchedAt: now() };
-        cache.put(row.orgId, entry);
+        if ((generations.get(row.orgId) ?? 0) === generation) cache.put(row.orgId, entry);
         await cleared(connections.get(row.orgId)?.row ?? row);
         return entry;
       } catch (error) {
@@ -476,6 +483,7 @@ export function createGoogleCalendar(options: GoogleCalendarOptions): GoogleCale
         accountEmail: emailOfIdToken(tokens.id_token, googleConfig.clientId),
         userId,
       });
+      generations.set(scope.orgId, (generations.get(scope.orgId) ?? 0) + 1);
       cache.forget(scope.orgId);
       remember(scope.orgId, row);
       await backfill(scope.orgId).catch((error: unknown) => log.warn({ err: error, orgId: scope.orgId }, "upcoming appointments were not queued for Google Calendar"));
@@ -495,12 +503,14 @@ export function createGoogleCalendar(options: GoogleCalendarOptions): GoogleCale
         }
       }
       await deleteConnection(scope, row);
+      generations.set(scope.orgId, (generations.get(scope.orgId) ?? 0) + 1);
       cache.forget(scope.orgId);
       remember(scope.orgId, null);
       return result;
     },
 
     forget(orgId) {
+      generations.set(orgId, (generations.get(orgId) ?? 0) + 1);
       connections.delete(orgId);
       cache.forget(orgId);
     },
