@@ -11,7 +11,7 @@ import { ERROR_CODES, TOOL_ID_PATTERN, agentConfigSchema, type AgentConfig, type
 import { assertAgentAvailable, type PlanSettings } from "../billing/plan-limits";
 import { orgScope, type OrgScope } from "../data/orgScope";
 import type { Db } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
+import { isDeadlock, isUniqueViolation } from "../db/errors";
 import { agents } from "../db/schema";
 import { ApiError } from "../plugins/errors";
 import { VoiceProviderError, type AgentForSync, type VoiceProvider } from "../voice/types";
@@ -115,7 +115,17 @@ export async function updateAgent(ctx: AgentContext, row: AgentRow, changes: Age
 export async function deleteAgent(ctx: AgentContext, row: AgentRow): Promise<void> {
   const assistantId = row.providerAssistantId;
   if (assistantId) await atProvider(() => ctx.voice.deleteAssistant(assistantId));
-  await ctx.scope.delete(agents, eq(agents.id, row.id));
+  // The delete sets calls.agent_id to null on the agent's calls (and their triggers update the daily stats), so it can
+  // deadlock with a call's webhook writing one of those calls at the same moment; PostgreSQL then aborts one of the two.
+  // The delete is one statement: run it again (seen once on PostgreSQL in CI as a 500 to DELETE /agent/{id}).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ctx.scope.delete(agents, eq(agents.id, row.id));
+      return;
+    } catch (error) {
+      if (!isDeadlock(error) || attempt >= 3) throw error;
+    }
+  }
 }
 
 /**

@@ -19,6 +19,9 @@ const sqlState = (error: unknown) => driverError(error)?.code;
 /** True when a write failed because a unique constraint or index already holds that value. */
 export const isUniqueViolation = (error: unknown) => sqlState(error) === UNIQUE_VIOLATION;
 
+/** True when PostgreSQL aborted the statement to break a deadlock (40P01): it is safe to run it again. */
+export const isDeadlock = (error: unknown) => sqlState(error) === "40P01";
+
 /** True when a write failed because an exclusion constraint holds a conflicting row (two appointments that would overlap). */
 export const isExclusionViolation = (error: unknown) => sqlState(error) === "23P01";
 
